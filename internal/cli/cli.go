@@ -1,0 +1,161 @@
+// Package cli is the agentfix command line: it parses arguments into each
+// command's options and runs the command. Every command has its own file with
+// an options struct, a flag parser and a run function, so flags are tested
+// apart from work.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/agentfix/agentfix/internal/exitcode"
+)
+
+// Env is everything a command may touch of the outside world. Tests build
+// one from a map instead of mutating the process environment.
+type Env struct {
+	Getenv func(string) string
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// OSEnv is the process's real environment.
+func OSEnv() *Env {
+	return &Env{Getenv: os.Getenv, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+}
+
+// MapEnv returns an Env reading variables from m, for tests.
+func MapEnv(m map[string]string, stdin io.Reader, stdout, stderr io.Writer) *Env {
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
+	return &Env{Getenv: func(k string) string { return m[k] }, Stdin: stdin, Stdout: stdout, Stderr: stderr}
+}
+
+// command is one agentfix subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, e *Env, args []string) error
+}
+
+// commands lists the subcommands in the order usage shows them.
+func commands() []command {
+	return []command{
+		{"fix", "fix an issue or failing tests in a local checkout", runFix},
+		{"apply", "validate and apply a model's edit to a work tree", runApply},
+		{"check", "run the allowlisted verify commands and summarise failures", runCheck},
+		{"context", "show what context would be packed for the model", runContext},
+		{"action", "run as a GitHub Action (the default inside Actions)", runAction},
+		{"replay", "re-run a recorded session without a model server", runReplay},
+		{"config", "validate the configuration, or print its schema", runConfig},
+		{"doctor", "check that everything agentfix needs is in place", runDoctor},
+		{"version", "print the version", runVersion},
+	}
+}
+
+// Main runs agentfix with args (without the program name) and returns the
+// process exit code. It is the one place where errors become exit codes.
+func Main(ctx context.Context, args []string, e *Env) int {
+	err := Run(ctx, args, e)
+	if err != nil && !exitcode.IsSilent(err) {
+		fmt.Fprintf(e.Stderr, "agentfix: %v\n", err)
+	}
+	return exitcode.Code(err)
+}
+
+// Run dispatches to the subcommand named by args[0].
+func Run(ctx context.Context, args []string, e *Env) error {
+	if len(args) == 0 {
+		if e.Getenv("GITHUB_ACTIONS") == "true" {
+			return runAction(ctx, e, nil)
+		}
+		usage(e.Stderr)
+		return exitcode.Silent(exitcode.Usage)
+	}
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help", "help":
+		usage(e.Stdout)
+		return nil
+	case "-v", "--version":
+		name = "version"
+	}
+	for _, c := range commands() {
+		if c.name == name {
+			return c.run(ctx, e, args[1:])
+		}
+	}
+	usage(e.Stderr)
+	return exitcode.Usagef("unknown command %q (run 'agentfix --help' for the list)", name)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: agentfix <command> [flags]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run 'agentfix <command> --help' for a command's flags.")
+	fmt.Fprintln(w, "Exit codes: 0 success, 1 the job did not succeed, 2 usage or configuration error.")
+}
+
+// newFlagSet returns a flag set for a command whose --help prints synopsis,
+// the description and the flags to stdout.
+func newFlagSet(e *Env, name, synopsis, description string) *flag.FlagSet {
+	fs := flag.NewFlagSet("agentfix "+name, flag.ContinueOnError)
+	fs.SetOutput(e.Stderr)
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintf(w, "Usage: agentfix %s %s\n\n%s\n", name, synopsis, strings.TrimSpace(description))
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		if len(names) > 0 {
+			sort.Strings(names)
+			fmt.Fprintln(w, "\nFlags:")
+			fs.PrintDefaults()
+		}
+	}
+	return fs
+}
+
+// parseFlags parses args with fs. --help prints usage to stdout and returns
+// errHelp, which callers return as success; any other problem is a usage
+// error (exit 2).
+func parseFlags(e *Env, fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(e.Stdout)
+		fs.Usage()
+		return errHelp
+	}
+	if err != nil {
+		return exitcode.Silent(exitcode.Usage)
+	}
+	return nil
+}
+
+// errHelp ends a command successfully after --help.
+var errHelp = errors.New("help shown")
+
+// done maps errHelp to success.
+func done(err error) error {
+	if errors.Is(err, errHelp) {
+		return nil
+	}
+	return err
+}
+
+// notImplemented is returned by commands whose issue has not landed yet.
+func notImplemented(name string) error {
+	return exitcode.Usagef("%s: not implemented yet", name)
+}

@@ -76,7 +76,9 @@ func showConfig(w io.Writer, cfg *config.Config, src config.Sources) error {
 	fmt.Fprintf(w, "%s\n# where each value came from:\n", out)
 	keys := make([]string, 0, len(src))
 	for k := range src {
-		keys = append(keys, k)
+		if !strings.Contains(k, "[") { // list items are located by their list
+			keys = append(keys, k)
+		}
 	}
 	sort.Strings(keys)
 	width := 0

@@ -25,7 +25,10 @@ func (p Problem) String() string {
 	if p.File != "" {
 		b.WriteString(p.File)
 		if p.Line > 0 {
-			fmt.Fprintf(&b, ":%d:%d", p.Line, p.Col)
+			fmt.Fprintf(&b, ":%d", p.Line)
+		}
+		if p.Col > 0 {
+			fmt.Fprintf(&b, ":%d", p.Col)
 		}
 		b.WriteString(": ")
 	}
@@ -152,6 +155,9 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, key string) {
 				continue
 			}
 			list = append(list, item.Value)
+			if d.src != nil {
+				d.src[fmt.Sprintf("%s[%d]", key, i)] = fmt.Sprintf("%s:%d:%d", d.file, item.Line, item.Column)
+			}
 		}
 		if !ok {
 			return
@@ -161,7 +167,7 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, key string) {
 		panic(fmt.Sprintf("config: no decoder for %s", v.Type()))
 	}
 	if d.src != nil {
-		d.src[key] = fmt.Sprintf("%s:%d", d.file, n.Line)
+		d.src[key] = fmt.Sprintf("%s:%d:%d", d.file, n.Line, n.Column)
 	}
 }
 
@@ -175,11 +181,11 @@ func (d *decoder) scalar(n *yaml.Node, key, want string) bool {
 
 func (d *decoder) mapping(n *yaml.Node, v reflect.Value, key string) {
 	if n.Kind != yaml.MappingNode {
-		what := "the file"
-		if key != "" {
-			what = key
+		what := "must"
+		if key == "" {
+			what = "the file must"
 		}
-		d.fail(n, key, "%s must be a mapping of keys to values, not a %s", what, kindName(n.Kind))
+		d.fail(n, key, "%s be a mapping of keys to values, not a %s", what, kindName(n.Kind))
 		return
 	}
 	fields := fieldsOf(v.Type())
@@ -259,9 +265,21 @@ func Keys() []string {
 	return keys
 }
 
+// synonyms are keys other tools use for one of ours.
+var synonyms = map[string]string{
+	"max_iterations": "limits.max_rounds", "max_iteration": "limits.max_rounds", "iterations": "limits.max_rounds",
+	"max_attempts": "limits.max_rounds", "max_retries": "limits.max_rounds", "retries": "limits.max_rounds",
+	"test_command": "verify.commands", "test_commands": "verify.commands", "test": "verify.commands",
+	"timeout": "verify.timeout", "context_length": "ollama.num_ctx", "context": "ollama.num_ctx",
+}
+
 // suggest finds what an unknown key under section was probably meant to be:
-// a key of the same name in another section, or a close spelling.
+// a key of the same name in another section, a close spelling, or the key
+// other tools use for the same thing.
 func suggest(section, key string) string {
+	if s, ok := synonyms[strings.ToLower(key)]; ok {
+		return fmt.Sprintf(" (did you mean %q?)", s)
+	}
 	best, bestDist := "", 1<<30
 	for _, full := range Keys() {
 		parent, leaf := "", full

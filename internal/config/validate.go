@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -92,6 +93,14 @@ func Validate(cfg *Config, src Sources) error {
 	}
 
 	if len(probs) > 0 {
+		// File order reads best; problems not from the file come last.
+		sort.SliceStable(probs, func(i, j int) bool {
+			a, b := probs[i], probs[j]
+			if (a.Line == 0) != (b.Line == 0) {
+				return b.Line == 0
+			}
+			return a.Line < b.Line
+		})
 		return &Error{Problems: probs}
 	}
 	return nil
@@ -106,17 +115,20 @@ var (
 // locate fills the file and line of p from where its key was set. A key
 // like verify.commands[2] is located by its list.
 func locate(p *Problem, src Sources) {
-	key := p.Key
-	if i := strings.IndexByte(key, '['); i >= 0 {
-		key = key[:i]
-	}
-	where, ok := src[key]
+	where, ok := src[p.Key]
 	if !ok {
-		return
+		key, _, _ := strings.Cut(p.Key, "[")
+		if where, ok = src[key]; !ok {
+			return
+		}
 	}
-	if i := strings.LastIndexByte(where, ':'); i >= 0 {
-		if line, err := strconv.Atoi(where[i+1:]); err == nil {
-			p.File, p.Line = where[:i], line
+	// A file location is FILE:LINE:COL.
+	parts := strings.Split(where, ":")
+	if n := len(parts); n >= 3 {
+		line, err1 := strconv.Atoi(parts[n-2])
+		col, err2 := strconv.Atoi(parts[n-1])
+		if err1 == nil && err2 == nil {
+			p.File, p.Line, p.Col = strings.Join(parts[:n-2], ":"), line, col
 			return
 		}
 	}

@@ -1,0 +1,134 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLoadPrecedence checks each layer overrides the one below it, with
+// the environment injected (no os.Setenv), so the cases run in parallel.
+func TestLoadPrecedence(t *testing.T) {
+	repo := t.TempDir()
+	writeFile(t, filepath.Join(repo, "go.mod"), "module x\n")
+	writeFile(t, filepath.Join(repo, DefaultPath), "model: from-file\nlimits:\n  max_rounds: 2\n")
+	writeFile(t, filepath.Join(repo, "other.yml"), "model: from-other-file\n")
+
+	tests := []struct {
+		name     string
+		env      map[string]string
+		flags    Flags
+		model    string
+		modelSrc string
+		rounds   int
+		host     string
+		cmds     string
+		cmdsSrc  string
+	}{
+		{name: "file over defaults", model: "from-file", modelSrc: DefaultPath + ":1:8", rounds: 2,
+			host: "http://127.0.0.1:11434", cmds: "go test ./...", cmdsSrc: "detected from go.mod"},
+		{name: "env over file", env: map[string]string{"AGENTFIX_MODEL": "from-env", "OLLAMA_HOST": "gpu:1234", "AGENTFIX_MAX_ROUNDS": "7"},
+			model: "from-env", modelSrc: "env AGENTFIX_MODEL", rounds: 7, host: "http://gpu:1234", cmds: "go test ./...", cmdsSrc: "detected from go.mod"},
+		{name: "input over env", env: map[string]string{"AGENTFIX_MODEL": "from-env", "INPUT_MODEL": "from-input", "INPUT_MAX-ROUNDS": "3", "INPUT_TEST-COMMAND": "go vet ./...\ngo test ./pkg"},
+			model: "from-input", modelSrc: "input model", rounds: 3, host: "http://127.0.0.1:11434", cmds: "go vet ./...|go test ./pkg", cmdsSrc: "input test-command"},
+		{name: "hyphen-free input names", env: map[string]string{"INPUT_OLLAMA_HOST": "http://h:1"},
+			model: "from-file", modelSrc: DefaultPath + ":1:8", rounds: 2, host: "http://h:1", cmds: "go test ./...", cmdsSrc: "detected from go.mod"},
+		{name: "flag over input", env: map[string]string{"INPUT_MODEL": "from-input"}, flags: Flags{Model: "from-flag", MaxRounds: 9, TestCmd: "go test -run TestX ./..."},
+			model: "from-flag", modelSrc: "flag --model", rounds: 9, host: "http://127.0.0.1:11434", cmds: "go test -run TestX ./...", cmdsSrc: "flag --test-cmd"},
+		{name: "config input picks the file", env: map[string]string{"INPUT_CONFIG": "other.yml"},
+			model: "from-other-file", modelSrc: "other.yml:1:8", rounds: 5, host: "http://127.0.0.1:11434", cmds: "go test ./...", cmdsSrc: "detected from go.mod"},
+		{name: "config flag over config input", env: map[string]string{"INPUT_CONFIG": "missing.yml"}, flags: Flags{Config: "other.yml"},
+			model: "from-other-file", modelSrc: "other.yml:1:8", rounds: 5, host: "http://127.0.0.1:11434", cmds: "go test ./...", cmdsSrc: "detected from go.mod"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cfg, src, err := Load(LoadOptions{RepoDir: repo, Getenv: func(k string) string { return tt.env[k] }, Flags: tt.flags, NeedVerify: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Model != tt.model || src["model"] != tt.modelSrc {
+				t.Errorf("model = %q from %q, want %q from %q", cfg.Model, src["model"], tt.model, tt.modelSrc)
+			}
+			if cfg.Limits.MaxRounds != tt.rounds {
+				t.Errorf("max_rounds = %d, want %d", cfg.Limits.MaxRounds, tt.rounds)
+			}
+			if cfg.Ollama.Host != tt.host {
+				t.Errorf("ollama.host = %q, want %q", cfg.Ollama.Host, tt.host)
+			}
+			if got := strings.Join(cfg.Verify.Commands, "|"); got != tt.cmds || src["verify.commands"] != tt.cmdsSrc {
+				t.Errorf("verify.commands = %q from %q, want %q from %q", got, src["verify.commands"], tt.cmds, tt.cmdsSrc)
+			}
+		})
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	noMarkers := t.TempDir()
+	badFile := t.TempDir()
+	writeFile(t, filepath.Join(badFile, DefaultPath), "model: x\nlimits: {max_roundz: 3}\n")
+	tests := []struct {
+		name  string
+		repo  string
+		env   map[string]string
+		flags Flags
+		want  string
+	}{
+		{"explicit file missing", noMarkers, nil, Flags{Config: "nope.yml", TestCmd: "go test ./..."}, "nope.yml: does not exist (named by flag --config)"},
+		{"input file missing", noMarkers, map[string]string{"INPUT_CONFIG": "nope.yml"}, Flags{TestCmd: "go test ./..."}, "named by input config"},
+		{"no verify command detectable", noMarkers, nil, Flags{}, "no test command could be detected"},
+		{"bad file located", badFile, nil, Flags{TestCmd: "go test ./..."}, DefaultPath + `:2:10: unknown key "limits.max_roundz" (did you mean "limits.max_rounds"?)`},
+		{"bad env value", noMarkers, map[string]string{"AGENTFIX_MAX_ROUNDS": "lots"}, Flags{TestCmd: "go test ./..."}, `"lots" is not a positive whole number (set by env AGENTFIX_MAX_ROUNDS)`},
+		{"refused flag command", noMarkers, nil, Flags{TestCmd: "go test ./... && curl x"}, `verify.commands[0]: command "go test ./... && curl x" refused: shell operator "&"`},
+		{"bad host from env", noMarkers, map[string]string{"OLLAMA_HOST": "ftp://x"}, Flags{TestCmd: "go test ./..."}, "(set by env OLLAMA_HOST)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, _, err := Load(LoadOptions{RepoDir: tt.repo, Getenv: func(k string) string { return tt.env[k] }, Flags: tt.flags, NeedVerify: true})
+			var cerr *Error
+			if !errors.As(err, &cerr) {
+				t.Fatalf("err = %v, want *config.Error", err)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err =\n%v\nwant it to contain\n%s", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestDetectVerify(t *testing.T) {
+	tests := []struct {
+		files map[string]string
+		want  string
+	}{
+		{map[string]string{"go.mod": "module x"}, "go test ./..."},
+		{map[string]string{"package.json": `{"scripts":{"test":"node --test"}}`}, "npm test"},
+		{map[string]string{"package.json": `{"scripts":{"test":"echo \"Error: no test specified\" && exit 1"}}`}, ""},
+		{map[string]string{"Cargo.toml": "[package]"}, "cargo test"},
+		{map[string]string{"pyproject.toml": ""}, "pytest"},
+		{map[string]string{"setup.cfg": ""}, "pytest"},
+		{map[string]string{"README.md": ""}, ""},
+	}
+	for _, tt := range tests {
+		dir := t.TempDir()
+		for name, content := range tt.files {
+			writeFile(t, filepath.Join(dir, name), content)
+		}
+		if got, _ := DetectVerify(dir); got != tt.want {
+			t.Errorf("DetectVerify(%v) = %q, want %q", tt.files, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package llm
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/agentfix/agentfix/internal/exitcode"
+)
+
+// The errors below are what Chat, ModelInfo and Version return besides
+// ctx.Err(). UnreachableError and ModelMissingError are configuration
+// problems: they come wrapped in exitcode.UsageError, so a command that
+// returns them unwrapped (or wrapped with %w) exits 2; errors.As still finds
+// the typed error through that wrapper. The others exit 1.
+
+// UnreachableError means nothing answered at the configured Ollama URL, even
+// after retries.
+type UnreachableError struct {
+	Host string
+	Err  error
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("cannot reach Ollama at %s: %v (start it with `ollama serve` or set ollama.host / OLLAMA_HOST)", e.Host, e.Err)
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// ModelMissingError means the server answered that it does not have the model.
+type ModelMissingError struct {
+	Model, Host string
+}
+
+func (e *ModelMissingError) Error() string {
+	return fmt.Sprintf("Ollama at %s: model %s is not available on that server (ollama pull %s)", e.Host, e.Model, e.Model)
+}
+
+// TimeoutError means every attempt ran into the per-request timeout.
+type TimeoutError struct {
+	Host, Model string
+	Timeout     time.Duration
+	Attempts    int
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("Ollama at %s: model %s did not finish answering within %s (%d attempts); raise ollama.timeout or use a smaller model",
+		e.Host, e.Model, e.Timeout, e.Attempts)
+}
+
+// ServerError means the server kept failing (HTTP 5xx, 429, cut streams,
+// error lines) until the retries ran out. Err is the last failure.
+type ServerError struct {
+	Host, Model string
+	Attempts    int
+	Err         error
+}
+
+func (e *ServerError) Error() string {
+	return fmt.Sprintf("Ollama at %s: request for model %s failed %d times, last: %v; see the server log (journalctl -u ollama)",
+		e.Host, e.Model, e.Attempts, e.Err)
+}
+
+func (e *ServerError) Unwrap() error { return e.Err }
+
+// RejectedError means the server refused the request itself (HTTP 400, an
+// invalid format schema, 401/403, another 4xx); retrying would not help.
+type RejectedError struct {
+	Host, Model string
+	Status      int
+	Message     string
+}
+
+func (e *RejectedError) Error() string {
+	hint := "this is a bug in agentfix's request; please report it"
+	switch {
+	case e.FormatRejected():
+		hint = "the server rejected the JSON schema sent as format"
+	case e.Status == 401 || e.Status == 403:
+		hint = "the server wants credentials; agentfix talks to self-hosted servers without them"
+	case e.Status == 404:
+		hint = "is ollama.host the URL of an Ollama server?"
+	}
+	return fmt.Sprintf("Ollama at %s refused the request for model %s: HTTP %d: %s (%s)", e.Host, e.Model, e.Status, e.Message, hint)
+}
+
+// FormatRejected reports whether the server refused the request's format
+// (a real server answers an invalid JSON schema with HTTP 500, not 400).
+func (e *RejectedError) FormatRejected() bool { return isFormatMessage(e.Message) }
+
+// IsConfig reports whether err is a configuration problem (the server
+// cannot be reached, the model is not there) rather than a failed request.
+func IsConfig(err error) bool {
+	var u *UnreachableError
+	var m *ModelMissingError
+	return errors.As(err, &u) || errors.As(err, &m)
+}
+
+func usage(err error) error { return exitcode.UsageError(err) }

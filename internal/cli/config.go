@@ -96,5 +96,13 @@ func runConfigSchema(ctx context.Context, e *Env, args []string) error {
 	if err := parseFlags(e, fs, args); err != nil {
 		return done(err)
 	}
-	return notImplemented("config schema")
+	if fs.NArg() > 0 {
+		return exitcode.Usagef("config schema: unexpected argument %q", fs.Arg(0))
+	}
+	schema, err := config.Schema()
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(e.Stdout, "%s\n", schema)
+	return err
 }

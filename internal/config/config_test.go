@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -134,5 +135,48 @@ func TestKeysCoverEveryField(t *testing.T) {
 		if !strings.Contains(" "+keys+" ", " "+k+" ") {
 			t.Errorf("Keys() lacks %s: %s", k, keys)
 		}
+	}
+}
+
+// TestSchemaAndDocsCoverEveryKey fails when a config key is missing from the
+// schema, from the descriptions, or from the README's reference table.
+func TestSchemaAndDocsCoverEveryKey(t *testing.T) {
+	data, err := Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(data, &schema); err != nil {
+		t.Fatalf("schema is not JSON: %v", err)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range Keys() {
+		node := schema
+		for _, part := range strings.Split(key, ".") {
+			props, _ := node["properties"].(map[string]any)
+			next, ok := props[part].(map[string]any)
+			if !ok {
+				t.Errorf("schema lacks %s", key)
+				break
+			}
+			node = next
+		}
+		if descriptions[key] == "" {
+			t.Errorf("no description for %s", key)
+		}
+		if !strings.Contains(string(readme), "| `"+key+"` |") {
+			t.Errorf("README's configuration reference has no row for `%s`", key)
+		}
+	}
+	for key := range descriptions {
+		if _, ok := descriptions[strings.SplitN(key, ".", 2)[0]]; !ok {
+			t.Errorf("description for unknown section of %s", key)
+		}
+	}
+	if schema["additionalProperties"] != false {
+		t.Error("schema must reject unknown top-level keys like the parser does")
 	}
 }

@@ -1,0 +1,100 @@
+package config
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+)
+
+// descriptions document every key; the schema and the README reference
+// (checked by a test) both draw on them.
+var descriptions = map[string]string{
+	"model":                    "Ollama model that plans and writes patches.",
+	"ollama":                   "How to reach the Ollama server.",
+	"ollama.host":              "Ollama server URL; host:port is accepted like OLLAMA_HOST.",
+	"ollama.timeout":           "Longest time one model request may take (Go duration, e.g. 10m).",
+	"ollama.num_ctx":           "Context window to request; 0 chooses it from the packed prompt and the model's context length.",
+	"verify":                   "The commands that prove a fix.",
+	"verify.commands":          "Commands that must all pass; empty means detected from the repository.",
+	"verify.allow":             "Extra command prefixes for the allowlist, matched token by token.",
+	"verify.timeout":           "Longest time one verify command may run; its process group is killed after it.",
+	"verify.flaky_reruns":      "How often a failure is re-run to tell a flaky test from a broken one.",
+	"verify.env_passthrough":   "Variables kept in the test environment although their names look like secrets.",
+	"limits":                   "Budgets of one run and one patch.",
+	"limits.max_rounds":        "Rounds of patch and verify before giving up.",
+	"limits.max_files":         "Most files one patch may touch.",
+	"limits.max_changed_lines": "Most added plus removed lines in one patch.",
+	"limits.wall_time":         "Longest time for the whole run (Go duration, e.g. 45m).",
+	"paths":                    "Which files a patch may touch (doublestar globs relative to the repository root).",
+	"paths.allow":              "Globs a patch may touch.",
+	"paths.deny":               "Globs a patch may never touch; deny wins over allow.",
+	"paths.allow_delete":       "Whether a patch may delete files.",
+	"paths.allow_rename":       "Whether a patch may rename files.",
+	"triggers":                 "Who and what may start agentfix in GitHub Actions.",
+	"triggers.label":           "Issue label that starts a fix.",
+	"triggers.command":         "Comment command prefix, e.g. /agent for /agent fix.",
+	"triggers.allow_forks":     "Whether /agent check may run code from fork pull requests.",
+	"triggers.allow_bots":      "Exact bot logins allowed to trigger, e.g. dependabot[bot].",
+	"pr":                       "How pull requests are opened.",
+	"pr.branch_prefix":         "Prefix of every branch agentfix pushes.",
+	"pr.draft":                 "Open pull requests as drafts.",
+	"pr.labels":                "Labels put on the pull requests.",
+	"pr.on_unverified":         "What happens to a fix that did not pass verification: comment, draft or none.",
+	"reviewer":                 "Optional second model that reads the final diff before the PR is opened.",
+	"reviewer.model":           "Reviewer model; empty disables the review.",
+}
+
+// Schema returns the JSON Schema (draft 2020-12) of the config file.
+func Schema() ([]byte, error) {
+	root := schemaFor(reflect.ValueOf(*Default()), "")
+	root["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+	root["title"] = "agentfix configuration (" + DefaultPath + ")"
+	return json.MarshalIndent(root, "", "  ")
+}
+
+func schemaFor(v reflect.Value, key string) map[string]any {
+	s := map[string]any{}
+	if d := descriptions[key]; d != "" {
+		s["description"] = d
+	}
+	switch {
+	case v.Type() == durationType:
+		s["type"] = "string"
+		s["pattern"] = `^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`
+		s["default"] = v.Interface().(Duration).String()
+	case v.Kind() == reflect.Struct:
+		s["type"] = "object"
+		s["additionalProperties"] = false
+		props := map[string]any{}
+		for i := 0; i < v.NumField(); i++ {
+			name := yamlName(v.Type().Field(i))
+			props[name] = schemaFor(v.Field(i), join(key, name))
+		}
+		s["properties"] = props
+	case v.Kind() == reflect.String:
+		s["type"] = "string"
+		s["default"] = v.String()
+		if key == "pr.on_unverified" {
+			s["enum"] = []string{OnUnverifiedComment, OnUnverifiedDraft, OnUnverifiedNone}
+		}
+	case v.Kind() == reflect.Int:
+		s["type"] = "integer"
+		s["minimum"] = 0
+		if strings.HasPrefix(key, "limits.") {
+			s["minimum"] = 1
+		}
+		s["default"] = v.Int()
+	case v.Kind() == reflect.Bool:
+		s["type"] = "boolean"
+		s["default"] = v.Bool()
+	case v.Kind() == reflect.Slice:
+		s["type"] = "array"
+		s["items"] = map[string]any{"type": "string"}
+		def := []string{}
+		if !v.IsNil() {
+			def = v.Interface().([]string)
+		}
+		s["default"] = def
+	}
+	return s
+}

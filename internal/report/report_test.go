@@ -1,0 +1,182 @@
+package report
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file (run go test -update and review the diff)\n--- got ---\n%s", name, got)
+	}
+}
+
+func fixedRun() *Run {
+	return &Run{
+		Repo:      "octo/widgets",
+		Trigger:   "label `agent-fix` on #7 by @alice",
+		Kind:      "fix-issue",
+		Number:    7,
+		Title:     "Add returns the wrong sum",
+		Result:    Fixed,
+		Decision:  "alice has write permission",
+		Rounds:    2,
+		MaxRounds: 5,
+		Model:     "qwen2.5-coder:14b",
+		Elapsed:   83 * time.Second,
+		RunURL:    "https://github.com/octo/widgets/actions/runs/42",
+		Summary:   "Add subtracted its second operand; it now adds it.",
+		Plan:      []string{"Fix the operator in calc.Add", "Run the tests"},
+		Files:     []string{"calc/calc.go"},
+		Diff:      "--- a/calc/calc.go\n+++ b/calc/calc.go\n@@ -1 +1 @@\n-return a - b\n+return a + b\n",
+		Before: &Check{Commands: []Command{{Command: "go test ./...", Duration: 1200 * time.Millisecond, Failures: []string{"example.com/calc TestAdd"}}},
+			Summary: "--- FAIL: TestAdd\n    calc_test.go:9: Add(2, 3) = -1, want 5"},
+		After:    &Check{Passed: true, Commands: []Command{{Command: "go test ./...", Passed: true, Duration: 900 * time.Millisecond}}},
+		Verified: true,
+		Session:  `{"state":"plan"}` + "\n" + `{"state":"patch","round":1}`,
+		PR:       &PR{Number: 12, URL: "https://github.com/octo/widgets/pull/12", Branch: "agent-fix/issue-7", Base: "main", Created: true},
+	}
+}
+
+func TestGoldenTexts(t *testing.T) {
+	notFixed := fixedRun()
+	notFixed.Result, notFixed.Verified, notFixed.PR = NotFixed, false, nil
+	notFixed.Reason = "max-rounds: 5 rounds used"
+	notFixed.After = &Check{Commands: []Command{{Command: "go test ./...", Duration: time.Second, Failures: []string{"example.com/calc TestAdd"}}}}
+
+	checkedRun := &Run{Repo: "octo/widgets", Trigger: "`/agent check` on #9 by @bob", Kind: "check-pr", Number: 9, IsPR: true,
+		Result: Checked, Before: &Check{Passed: true, Commands: []Command{{Command: "go test ./...", Passed: true, Duration: 2 * time.Second}}},
+		RunURL: "https://github.com/octo/widgets/actions/runs/43"}
+
+	nightly := &Run{Repo: "octo/widgets", Trigger: "schedule 0 3 * * *", Kind: "nightly", Result: NotFixed,
+		Reason: "the failure is flaky: it passed on a re-run",
+		Before: &Check{Commands: []Command{{Command: "go test ./...", Failures: []string{"example.com/calc TestRace"}}}, Flaky: []string{"example.com/calc TestRace"}, Summary: "--- FAIL: TestRace"},
+		RunURL: "https://github.com/octo/widgets/actions/runs/44", Tracking: &PR{Number: 3, URL: "https://github.com/octo/widgets/issues/3"}}
+
+	for _, tc := range []struct {
+		name string
+		got  string
+	}{
+		{"pr_body_fixed.md", PRBody(fixedRun())},
+		{"pr_title_fixed.txt", PRTitle(fixedRun()) + "\n"},
+		{"status_working.md", StatusComment(fixedRun(), StageWorking)},
+		{"status_round.md", StatusComment(fixedRun(), StageRound)},
+		{"status_fixed.md", StatusComment(fixedRun(), StageDone)},
+		{"status_not_fixed.md", StatusComment(notFixed, StageDone)},
+		{"status_checked.md", StatusComment(checkedRun, StageDone)},
+		{"summary_fixed.md", StepSummary(fixedRun())},
+		{"summary_not_fixed.md", StepSummary(notFixed)},
+		{"summary_nightly.md", StepSummary(nightly)},
+		{"tracking_body.md", TrackingBody(nightly, "main")},
+		{"help.md", Help(HelpOptions{Prefix: "/agent", Label: "agent-fix", AllowBots: []string{"renovate[bot]"}})},
+		{"refusal.md", Refusal("/agent fix please", "mallory", "mallory has read permission; only write, maintain or admin may run agentfix")},
+	} {
+		t.Run(tc.name, func(t *testing.T) { golden(t, tc.name, tc.got) })
+	}
+}
+
+func TestPRBodyNeverExceedsLimit(t *testing.T) {
+	r := fixedRun()
+	r.Session = strings.Repeat("é session line with ``` fences\n", 20000)
+	r.Summary = strings.Repeat("long summary ", 3000)
+	body := PRBody(r)
+	if len(body) > MaxBody {
+		t.Fatalf("PR body is %d bytes, limit %d", len(body), MaxBody)
+	}
+	if !utf8.ValidString(body) {
+		t.Fatal("PR body was cut inside a rune")
+	}
+	for _, want := range []string{"Fixes #7", "## Verification", "Marker", "cut"} {
+		if want == "Marker" {
+			want = Marker("pr", "agent-fix/issue-7")
+		}
+		if !strings.Contains(body, want) {
+			t.Errorf("PR body lost %q", want)
+		}
+	}
+	// Even a summary alone larger than the limit is cut, keeping the marker.
+	r.Summary = strings.Repeat("x", 2*MaxBody)
+	body = PRBody(r)
+	if len(body) > MaxBody || !strings.Contains(body, Marker("pr", "agent-fix/issue-7")) {
+		t.Fatalf("oversized summary: %d bytes, marker kept: %v", len(body), strings.Contains(body, "agentfix:pr"))
+	}
+}
+
+func TestPRBodyForPRCheckHasNoFixesLine(t *testing.T) {
+	r := fixedRun()
+	r.IsPR, r.Number = true, 9
+	if strings.Contains(PRBody(r), "Fixes #9\n") {
+		t.Fatal("a PR into a PR's branch must not say Fixes #N (it would close the PR)")
+	}
+}
+
+func TestUnverifiedPRBodyWarns(t *testing.T) {
+	r := fixedRun()
+	r.Verified, r.Reason = false, "max-rounds"
+	if !strings.Contains(PRBody(r), "did **not** pass verification") {
+		t.Fatal("an unverified PR body does not say so")
+	}
+}
+
+type outputs map[string]string
+
+func (o outputs) SetOutput(k, v string) { o[k] = v }
+
+func TestWriteOutputs(t *testing.T) {
+	got := outputs{}
+	WriteOutputs(got, fixedRun())
+	want := outputs{"result": "fixed", "pr-number": "12", "pr-url": "https://github.com/octo/widgets/pull/12", "branch": "agent-fix/issue-7", "rounds": "2"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("output %s = %q, want %q", k, got[k], v)
+		}
+	}
+	got = outputs{}
+	WriteOutputs(got, &Run{Result: Refused})
+	if got["result"] != "refused" || got["pr-number"] != "" || got["rounds"] != "0" {
+		t.Errorf("refused outputs = %v", got)
+	}
+}
+
+func TestCutKeepsRunesAndSaysSo(t *testing.T) {
+	s := strings.Repeat("日本語\n", 1000)
+	c := cut(s, 100)
+	if len(c) > 100 || !utf8.ValidString(c) || !strings.Contains(c, "more bytes cut") {
+		t.Fatalf("cut = %q (%d bytes)", c, len(c))
+	}
+	if cut("short", 100) != "short" {
+		t.Fatal("cut changed a short string")
+	}
+}
+
+func TestFenceOutgrowsBackticks(t *testing.T) {
+	if f := fence("a ```` b"); f != "`````" {
+		t.Fatalf("fence = %q", f)
+	}
+	if RunURL("https://ghe.example/", "o/r", "5") != "https://ghe.example/o/r/actions/runs/5" {
+		t.Fatal("RunURL")
+	}
+}

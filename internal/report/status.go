@@ -1,0 +1,135 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Stage is where a run is, as the status comment tells it.
+type Stage string
+
+// Stages of the status comment, in order.
+const (
+	StageWorking  Stage = "working"
+	StageChecking Stage = "checking"
+	StageRound    Stage = "round"
+	StageDone     Stage = "done"
+)
+
+// StatusMarker is the hidden marker of the one status comment agentfix
+// keeps on an issue or PR; it is found again by it and edited in place.
+var StatusMarker = Marker("status", "")
+
+// maxDiffInComment bounds the diff an unverified fix shows in the comment.
+const maxDiffInComment = 30000
+
+// StatusComment is the status comment's text at stage. For StageRound,
+// r.Rounds is the current round.
+func StatusComment(r *Run, stage Stage) string {
+	var b strings.Builder
+	b.WriteString(StatusMarker + "\n")
+	switch stage {
+	case StageWorking:
+		fmt.Fprintf(&b, "⏳ **agentfix is working on this** (%s).\n", r.Trigger)
+	case StageChecking:
+		fmt.Fprintf(&b, "⏳ **agentfix is running the checks** (%s).\n", r.Trigger)
+	case StageRound:
+		fmt.Fprintf(&b, "⏳ **agentfix is working on this**: round %d of %d.\n", r.Rounds, r.MaxRounds)
+	case StageDone:
+		done(&b, r)
+	}
+	if r.RunURL != "" {
+		fmt.Fprintf(&b, "\n[Workflow run](%s)\n", r.RunURL)
+	}
+	s := b.String()
+	if len(s) > MaxBody {
+		s = cut(s, MaxBody-len(StatusMarker)-1)
+	}
+	return s
+}
+
+// done writes the final state of the run.
+func done(b *strings.Builder, r *Run) {
+	switch r.Result {
+	case Fixed:
+		if r.PR != nil && r.PR.Number > 0 {
+			verb := "opened"
+			if !r.PR.Created {
+				verb = "updated"
+			}
+			if r.PR.Unchanged {
+				verb = "already has this fix:"
+			}
+			fmt.Fprintf(b, "✅ **Fixed**: pull request #%d %s (branch `%s`, %d round(s), %s).\n", r.PR.Number, verb, r.PR.Branch, r.Rounds, duration(r.Elapsed))
+			if r.PR.Draft {
+				b.WriteString("\nThe pull request is a draft.\n")
+			}
+		} else {
+			fmt.Fprintf(b, "✅ **Fixed** in %d round(s); no pull request was opened (dry run).\n", r.Rounds)
+		}
+	case NothingToDo:
+		b.WriteString("✅ **Nothing to do**: the checks pass.\n")
+	case Checked:
+		checked(b, r)
+	case Refused:
+		fmt.Fprintf(b, "🚫 **Not run**: %s\n", r.Reason)
+	default:
+		fmt.Fprintf(b, "❌ **Not fixed** after %d round(s)", r.Rounds)
+		if r.Reason != "" {
+			fmt.Fprintf(b, ": %s", r.Reason)
+		}
+		b.WriteString(".\n")
+		if r.PR != nil && r.PR.Number > 0 {
+			fmt.Fprintf(b, "\nThe unverified attempt is in draft pull request #%d.\n", r.PR.Number)
+		}
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(b, "\n> %s\n", n)
+	}
+	if r.Before != nil || r.After != nil {
+		b.WriteString("\n")
+		verification(b, r)
+	}
+	if r.Result == NotFixed && r.Diff != "" && (r.PR == nil || r.PR.Number == 0) {
+		b.WriteString("<details><summary>Best attempt (unverified diff)</summary>\n\n")
+		b.WriteString(codeBlock("diff", cut(r.Diff, maxDiffInComment)))
+		b.WriteString("\n</details>\n")
+	}
+}
+
+// checked writes the result of /agent check.
+func checked(b *strings.Builder, r *Run) {
+	c := r.Before
+	switch {
+	case c != nil && c.Passed:
+		b.WriteString("✅ **Checks pass** on the pull request's head.\n")
+	case r.PR != nil && r.PR.Number > 0:
+		fmt.Fprintf(b, "❌ **Checks fail** on the pull request's head; agentfix fixed them in #%d, which merges into `%s`.\n", r.PR.Number, r.PR.Base)
+	default:
+		b.WriteString("❌ **Checks fail** on the pull request's head")
+		if r.Reason != "" {
+			fmt.Fprintf(b, "; agentfix could not fix them: %s", r.Reason)
+		}
+		b.WriteString(".\n")
+	}
+	if c != nil && !c.Passed && c.Summary != "" {
+		b.WriteString("\n<details><summary>Failure summary</summary>\n\n")
+		b.WriteString(codeBlock("", cut(c.Summary, 20000)))
+		b.WriteString("\n</details>\n")
+	}
+}
+
+// Refusal is the one reply to a command agentfix will not run, quoting it.
+func Refusal(quote, actor, reason string) string {
+	var b strings.Builder
+	b.WriteString(Marker("refusal", "") + "\n")
+	for _, line := range strings.Split(strings.TrimSpace(quote), "\n") {
+		fmt.Fprintf(&b, "> %s\n", line)
+	}
+	b.WriteString("\n")
+	if actor != "" {
+		fmt.Fprintf(&b, "@%s, ", actor)
+	}
+	fmt.Fprintf(&b, "agentfix did not run this: %s\n", reason)
+	return b.String()
+}

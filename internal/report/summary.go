@@ -1,0 +1,69 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+)
+
+// StepSummary is the Markdown report of the run for the workflow's step
+// summary: trigger, decision, result, rounds, verification, PR link.
+func StepSummary(r *Run) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## agentfix: %s\n\n", r.Result)
+	b.WriteString("| | |\n|---|---|\n")
+	row := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(&b, "| %s | %s |\n", k, strings.ReplaceAll(v, "\n", " "))
+		}
+	}
+	row("repository", r.Repo)
+	row("trigger", r.Trigger)
+	row("job", r.Kind)
+	if r.Number > 0 {
+		row("about", subject(r)+" "+r.Title)
+	}
+	row("decision", r.Decision)
+	row("result", "**"+string(r.Result)+"**")
+	row("reason", r.Reason)
+	if r.Rounds > 0 || r.MaxRounds > 0 {
+		row("rounds", fmt.Sprintf("%d of %d", r.Rounds, r.MaxRounds))
+	}
+	row("model", r.Model)
+	if r.Elapsed > 0 {
+		row("time", duration(r.Elapsed))
+	}
+	if r.PR != nil && r.PR.Number > 0 {
+		what := "pull request"
+		if r.PR.Draft {
+			what = "draft pull request"
+		}
+		state := "opened"
+		switch {
+		case r.PR.Unchanged:
+			state = "unchanged"
+		case !r.PR.Created:
+			state = "updated"
+		}
+		row(what, fmt.Sprintf("[#%d](%s) (%s; `%s` → `%s`)", r.PR.Number, r.PR.URL, state, r.PR.Branch, r.PR.Base))
+	}
+	if r.Tracking != nil && r.Tracking.Number > 0 {
+		row("tracking issue", fmt.Sprintf("[#%d](%s)", r.Tracking.Number, r.Tracking.URL))
+	}
+	row("run", r.RunURL)
+	b.WriteString("\n")
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "> %s\n\n", n)
+	}
+	if r.Before != nil || r.After != nil {
+		b.WriteString("### Verification\n\n")
+		verification(&b, r)
+	}
+	if len(r.Files) > 0 {
+		b.WriteString("### Files\n\n")
+		for _, f := range r.Files {
+			fmt.Fprintf(&b, "- `%s`\n", f)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}

@@ -44,8 +44,8 @@ type TimeoutError struct {
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("Ollama at %s: model %s did not finish answering within %s (%d attempts); raise ollama.timeout or use a smaller model",
-		e.Host, e.Model, e.Timeout, e.Attempts)
+	return fmt.Sprintf("Ollama at %s: %s did not finish within %s (%d attempts); raise ollama.timeout or use a smaller model",
+		e.Host, subject(e.Model), e.Timeout, e.Attempts)
 }
 
 // ServerError means the server kept failing (HTTP 5xx, 429, cut streams,
@@ -57,8 +57,8 @@ type ServerError struct {
 }
 
 func (e *ServerError) Error() string {
-	return fmt.Sprintf("Ollama at %s: request for model %s failed %d times, last: %v; see the server log (journalctl -u ollama)",
-		e.Host, e.Model, e.Attempts, e.Err)
+	return fmt.Sprintf("Ollama at %s: %s failed %d times, last: %v; see the server log (journalctl -u ollama)",
+		e.Host, subject(e.Model), e.Attempts, e.Err)
 }
 
 func (e *ServerError) Unwrap() error { return e.Err }
@@ -81,7 +81,7 @@ func (e *RejectedError) Error() string {
 	case e.Status == 404:
 		hint = "is ollama.host the URL of an Ollama server?"
 	}
-	return fmt.Sprintf("Ollama at %s refused the request for model %s: HTTP %d: %s (%s)", e.Host, e.Model, e.Status, e.Message, hint)
+	return fmt.Sprintf("Ollama at %s refused the %s: HTTP %d: %s (%s)", e.Host, subject(e.Model), e.Status, e.Message, hint)
 }
 
 // FormatRejected reports whether the server refused the request's format
@@ -94,6 +94,14 @@ func IsConfig(err error) bool {
 	var u *UnreachableError
 	var m *ModelMissingError
 	return errors.As(err, &u) || errors.As(err, &m)
+}
+
+// subject names what a request was for in an error message.
+func subject(model string) string {
+	if model == "" {
+		return "request"
+	}
+	return "request for model " + model
 }
 
 func usage(err error) error { return exitcode.UsageError(err) }

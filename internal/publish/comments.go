@@ -1,0 +1,102 @@
+package publish
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+)
+
+// Comment posts a new comment on issue or PR number.
+func (p *Publisher) Comment(ctx context.Context, number int, body string) (int64, error) {
+	c, _, err := p.GH.Issues.CreateComment(ctx, p.Owner, p.Repo, number, &github.IssueComment{Body: github.String(body)})
+	if err != nil {
+		return 0, fmt.Errorf("comment on #%d: %w", number, err)
+	}
+	return c.GetID(), nil
+}
+
+// StatusComment keeps the one comment on issue or PR number that carries
+// marker: it edits it in place when it exists (found by the marker, since
+// the Actions token cannot ask who it is) and creates it otherwise. The
+// returned id lets later stages edit it without searching again.
+func (p *Publisher) StatusComment(ctx context.Context, number int, id int64, marker, body string) (int64, error) {
+	if id == 0 {
+		found, err := p.findComment(ctx, number, marker)
+		if err != nil {
+			return 0, err
+		}
+		id = found
+	}
+	if id != 0 {
+		if _, _, err := p.GH.Issues.EditComment(ctx, p.Owner, p.Repo, id, &github.IssueComment{Body: github.String(body)}); err != nil {
+			return 0, fmt.Errorf("edit status comment %d on #%d: %w", id, number, err)
+		}
+		return id, nil
+	}
+	return p.Comment(ctx, number, body)
+}
+
+// findComment returns the id of the first comment on number containing
+// marker, or 0.
+func (p *Publisher) findComment(ctx context.Context, number int, marker string) (int64, error) {
+	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
+	for {
+		cs, resp, err := p.GH.Issues.ListComments(ctx, p.Owner, p.Repo, number, opts)
+		if err != nil {
+			return 0, fmt.Errorf("list comments of #%d: %w", number, err)
+		}
+		for _, c := range cs {
+			if strings.Contains(c.GetBody(), marker) {
+				return c.GetID(), nil
+			}
+		}
+		if resp == nil || resp.NextPage == 0 {
+			return 0, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}
+
+// TrackingIssue opens the one open issue carrying marker, or updates its
+// title and body when it exists. The issues list includes pull requests;
+// those are skipped.
+func (p *Publisher) TrackingIssue(ctx context.Context, marker, title, body string, labels []string) (*Outcome, error) {
+	opts := &github.IssueListByRepoOptions{State: "open", ListOptions: github.ListOptions{PerPage: 100}}
+	var found *github.Issue
+	for found == nil {
+		is, resp, err := p.GH.Issues.ListByRepo(ctx, p.Owner, p.Repo, opts)
+		if err != nil {
+			return nil, fmt.Errorf("list open issues of %s/%s: %w", p.Owner, p.Repo, err)
+		}
+		for _, i := range is {
+			if !i.IsPullRequest() && strings.Contains(i.GetBody(), marker) {
+				found = i
+				break
+			}
+		}
+		if resp == nil || resp.NextPage == 0 {
+			break
+		}
+		opts.Page = resp.NextPage
+	}
+	if found != nil {
+		i, _, err := p.GH.Issues.Edit(ctx, p.Owner, p.Repo, found.GetNumber(), &github.IssueRequest{Title: github.String(title), Body: github.String(body)})
+		if err != nil {
+			return nil, fmt.Errorf("update tracking issue #%d: %w", found.GetNumber(), err)
+		}
+		p.logf("updated tracking issue #%d", i.GetNumber())
+		return &Outcome{Number: i.GetNumber(), URL: i.GetHTMLURL()}, nil
+	}
+	req := &github.IssueRequest{Title: github.String(title), Body: github.String(body)}
+	if len(labels) > 0 {
+		req.Labels = &labels
+	}
+	i, _, err := p.GH.Issues.Create(ctx, p.Owner, p.Repo, req)
+	if err != nil {
+		return nil, fmt.Errorf("open tracking issue %q: %w", title, err)
+	}
+	p.logf("opened tracking issue #%d", i.GetNumber())
+	return &Outcome{Number: i.GetNumber(), URL: i.GetHTMLURL(), Created: true}, nil
+}

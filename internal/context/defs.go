@@ -1,0 +1,84 @@
+package context
+
+// defStart marks the first bytes of lines that may define a name.
+var defStart = func() (t [256]bool) {
+	for _, c := range "ftdcepasi" {
+		t[c] = true
+	}
+	return t
+}()
+
+// defModifiers may come before a defining keyword (export function,
+// pub fn, async def, public class, ...).
+var defModifiers = map[string]bool{
+	"export": true, "default": true, "pub": true, "pub(crate)": true, "async": true, "public": true,
+	"private": true, "protected": true, "static": true, "abstract": true, "final": true, "internal": true,
+}
+
+// defKeywords introduce a definition whose name follows.
+var defKeywords = map[string]bool{
+	"func": true, "type": true, "def": true, "class": true, "function": true, "fn": true,
+	"struct": true, "enum": true, "trait": true, "interface": true,
+}
+
+// defName returns the name a line defines, or nil. line starts at its first
+// non-blank byte. Go methods are recognised: func (r *T) Name(...).
+func defName(line []byte) []byte {
+	for w := 0; w < 4; w++ {
+		end := 0
+		for end < len(line) && line[end] != ' ' && line[end] != '\t' && line[end] != '\n' && line[end] != '(' {
+			end++
+		}
+		if end < len(line) && line[end] == '(' && end == 3 && string(line[:3]) == "pub" {
+			for end < len(line) && line[end] != ')' {
+				end++
+			}
+			if end < len(line) {
+				end++
+			}
+		}
+		if end >= len(line) || end == 0 {
+			return nil
+		}
+		word := line[:end]
+		rest := skipBlanks(line[end:])
+		switch {
+		case defKeywords[string(word)]: // string(...) in a map index does not allocate
+			if string(word) == "func" && len(rest) > 0 && rest[0] == '(' { // method receiver
+				i := 0
+				for i < len(rest) && rest[i] != ')' && rest[i] != '\n' {
+					i++
+				}
+				if i >= len(rest) || rest[i] != ')' {
+					return nil
+				}
+				rest = skipBlanks(rest[i+1:])
+			}
+			return leadingIdent(rest)
+		case defModifiers[string(word)]:
+			line = rest
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+func skipBlanks(b []byte) []byte {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+		i++
+	}
+	return b[i:]
+}
+
+func leadingIdent(b []byte) []byte {
+	i := 0
+	for i < len(b) && identByte[b[i]] {
+		i++
+	}
+	if i == 0 || isDigit(b[0]) {
+		return nil
+	}
+	return b[:i]
+}

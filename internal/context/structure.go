@@ -1,0 +1,104 @@
+package context
+
+import (
+	"math"
+	"path"
+)
+
+// structureTop is how many of the best candidates have their calls followed.
+const structureTop = 5
+
+// structure raises the files that the best candidates' relevant functions
+// call into, in the same package or defined once in the repository: a bug
+// reported against a function often lives in a helper it calls.
+func (r *Ranking) structure() {
+	if len(r.order) == 0 {
+		return
+	}
+	topScore := r.score[r.order[0]]
+	add := map[int]float64{}
+	n := 0
+	for _, i := range r.order {
+		if n == structureTop {
+			break
+		}
+		if isTestFile(r.ix.paths[i]) || path.Ext(r.ix.paths[i]) != ".go" {
+			continue
+		}
+		n++
+		o := r.outlineOf(i)
+		if o == nil {
+			continue
+		}
+		w := 0.3 * r.score[i] / topScore
+		dir := path.Dir(r.ix.paths[i])
+		for _, s := range r.relevantSymbols(i, o) {
+			for _, c := range s.callees {
+				locs := r.defs[exactHash([]byte(c))]
+				files := uniqueFiles(locs)
+				for _, l := range locs {
+					j := int(l.file)
+					if j == i || isTestFile(r.ix.paths[j]) {
+						continue
+					}
+					if path.Dir(r.ix.paths[j]) == dir || len(files) == 1 {
+						add[j] = math.Max(add[j], w)
+					}
+				}
+			}
+		}
+	}
+	for j, w := range add {
+		r.score[j] += w
+	}
+}
+
+// relevantSymbols are the symbols of file i that the query points at: they
+// hold a line the query names, define a symbol it names, or overlap its
+// best windows.
+func (r *Ranking) relevantSymbols(i int, o *outline) []symbol {
+	var out []symbol
+	for _, s := range o.syms {
+		if r.symbolScore(i, s) > 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// symbolScore rates one symbol of file i for packing.
+func (r *Ranking) symbolScore(i int, s symbol) float64 {
+	score := 0.0
+	for _, l := range r.focus[i] {
+		if l >= s.start && l <= s.end {
+			score += 3
+		}
+	}
+	if st, ok := r.q.symbols[s.name]; ok {
+		score += st
+	}
+	for k := range r.scans[i].blocks {
+		b := &r.scans[i].blocks[k]
+		lo, hi := int(b.block)*blockLines+1, int(b.block+1)*blockLines
+		if hi < s.start || lo > s.end {
+			continue
+		}
+		overlap := float64(min(hi, s.end)-max(lo, s.start)+1) / float64(blockLines)
+		score += r.blockScore(b) * overlap / r.bestBlock()
+	}
+	return score
+}
+
+// bestBlock is the best window score in the repository, to normalise by.
+func (r *Ranking) bestBlock() float64 {
+	if r.best > 0 {
+		return r.best
+	}
+	r.best = 1e-9
+	for _, i := range r.order {
+		for k := range r.scans[i].blocks {
+			r.best = math.Max(r.best, r.blockScore(&r.scans[i].blocks[k]))
+		}
+	}
+	return r.best
+}

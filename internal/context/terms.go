@@ -1,0 +1,143 @@
+package context
+
+// Terms are lower-cased sub-words of identifiers and words: ParseDate,
+// parse_date and "parse date" all give "parse" and "date"; the whole
+// identifier ("parsedate") is a term too, so an exact match counts more.
+// They are hashed (FNV-1a, 64 bits) so the scanner never allocates.
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// isIdentByte reports whether c can be part of an identifier. Bytes of
+// non-ASCII runes count, so identifiers in other scripts stay whole.
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || (c|0x20) >= 'a' && (c|0x20) <= 'z' || c >= 0x80
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// lowerHash is the FNV-1a hash of b lower-cased.
+func lowerHash(b []byte) uint64 {
+	h := uint64(fnvOffset)
+	for _, c := range b {
+		if isUpper(c) {
+			c += 'a' - 'A'
+		}
+		h ^= uint64(c)
+		h *= fnvPrime
+	}
+	return h
+}
+
+// exactHash is the FNV-1a hash of b as it is.
+func exactHash(b []byte) uint64 {
+	h := uint64(fnvOffset)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= fnvPrime
+	}
+	return h
+}
+
+// splitIdent calls f with each sub-word of the identifier id: it splits at
+// underscores, at a lower-to-upper change (parseDate) and before the last
+// capital of a run followed by a lower-case letter (HTTPServer). Digits stay
+// with the letters before them (utf8, Int64).
+func splitIdent(id []byte, f func(sub []byte)) {
+	start := -1
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if c == '_' {
+			if start >= 0 {
+				f(id[start:i])
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		if isUpper(c) {
+			p := id[i-1]
+			if isLower(p) || isDigit(p) || (isUpper(p) && i+1 < len(id) && isLower(id[i+1])) {
+				f(id[start:i])
+				start = i
+			}
+		}
+	}
+	if start >= 0 {
+		f(id[start:])
+	}
+}
+
+// subwords returns the lower-cased sub-words of id, for query parsing.
+func subwords(id string) []string {
+	var out []string
+	splitIdent([]byte(id), func(sub []byte) {
+		out = append(out, lowerASCII(string(sub)))
+	})
+	return out
+}
+
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if isUpper(s[i]) {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if isUpper(b[j]) {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// termTable is a small open-addressing set of term hashes mapping to term
+// indexes, sized so that lookups stay in L1 cache.
+type termTable struct {
+	keys []uint64
+	vals []int16
+	mask uint64
+}
+
+func newTermTable(hashes []uint64) *termTable {
+	size := 64
+	for size < 4*len(hashes) {
+		size *= 2
+	}
+	t := &termTable{keys: make([]uint64, size), vals: make([]int16, size), mask: uint64(size - 1)}
+	for i := range t.vals {
+		t.vals[i] = -1
+	}
+	for i, h := range hashes {
+		j := h & t.mask
+		for t.vals[j] >= 0 && t.keys[j] != h {
+			j = (j + 1) & t.mask
+		}
+		t.keys[j] = h
+		t.vals[j] = int16(i)
+	}
+	return t
+}
+
+// get returns the index of the term with hash h, or -1.
+func (t *termTable) get(h uint64) int {
+	j := h & t.mask
+	for {
+		v := t.vals[j]
+		if v < 0 {
+			return -1
+		}
+		if t.keys[j] == h {
+			return int(v)
+		}
+		j = (j + 1) & t.mask
+	}
+}

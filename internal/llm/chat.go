@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -103,7 +104,7 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 	}
 
 	var resp *Response
-	attempts, err := c.do(ctx, "chat", req.Model, func(actx context.Context) error {
+	attempts, err := c.retry(ctx, "chat", req.Model, func(actx context.Context) error {
 		var err error
 		resp, err = c.chatOnce(actx, areq)
 		return err
@@ -134,7 +135,11 @@ func (c *Client) chatOnce(ctx context.Context, req *api.ChatRequest) (*Response,
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		// Plain errors here are a partial JSON line or an {"error": …} line.
+		return nil, fmt.Errorf("chat stream: %w", err)
 	}
 	if final == nil {
 		// The client returns nil when the context ends mid-stream, and when

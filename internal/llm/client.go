@@ -113,7 +113,7 @@ func (c *Client) Host() string { return c.host }
 // check that the server is there.
 func (c *Client) Version(ctx context.Context) (string, error) {
 	var v string
-	_, err := c.do(ctx, "version", "", func(ctx context.Context) error {
+	_, err := c.retry(ctx, "version", "", func(ctx context.Context) error {
 		var err error
 		v, err = c.api.Version(ctx)
 		return err

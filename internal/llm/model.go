@@ -25,7 +25,7 @@ type ModelInfo struct {
 // digest). A model the server does not have is a *ModelMissingError.
 func (c *Client) ModelInfo(ctx context.Context, model string) (*ModelInfo, error) {
 	var show *api.ShowResponse
-	_, err := c.do(ctx, "show", model, func(ctx context.Context) error {
+	_, err := c.retry(ctx, "show", model, func(ctx context.Context) error {
 		var err error
 		show, err = c.api.Show(ctx, &api.ShowRequest{Model: model})
 		return err
@@ -39,7 +39,7 @@ func (c *Client) ModelInfo(ctx context.Context, model string) (*ModelInfo, error
 	c.mu.Unlock()
 
 	var list *api.ListResponse
-	_, err = c.do(ctx, "list", model, func(ctx context.Context) error {
+	_, err = c.retry(ctx, "list", model, func(ctx context.Context) error {
 		var err error
 		list, err = c.api.List(ctx)
 		return err

@@ -94,10 +94,10 @@ func isDial(err error) bool {
 	return errors.As(err, &dns) || errors.Is(err, syscall.ECONNREFUSED)
 }
 
-// do runs op with the per-request timeout, retrying it on the schedules
+// retry runs op with the per-request timeout, retrying it on the schedules
 // above. It returns the number of attempts made and, on failure, one of the
 // package's error types or ctx.Err().
-func (c *Client) do(ctx context.Context, what, model string, op func(context.Context) error) (int, error) {
+func (c *Client) retry(ctx context.Context, what, model string, op func(context.Context) error) (int, error) {
 	var nTransient, nOverload int
 	for attempt := 1; ; attempt++ {
 		actx, cancel := context.WithTimeoutCause(ctx, c.timeout, errTimeout)

@@ -114,6 +114,9 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, rep
 		s.mu.Lock()
 		delay := s.tokenDelay
 		s.mu.Unlock()
+		if reply.TokenDelay > 0 {
+			delay = reply.TokenDelay
+		}
 		for i, tok := range sent {
 			if i > 0 && !s.wait(r, delay) {
 				return

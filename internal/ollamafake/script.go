@@ -63,10 +63,16 @@ type Reply struct {
 	PromptTokens, CompletionTokens int
 	// DoneReason is the done chunk's done_reason; "stop" when empty.
 	DoneReason string
+	// TokenDelay, if set, is waited between streamed tokens instead of the
+	// server's SetTokenDelay.
+	TokenDelay time.Duration
 }
 
 // After returns r answered only after d.
 func (r Reply) After(d time.Duration) Reply { r.Delay = d; return r }
+
+// Slowly returns r streamed with d between tokens.
+func (r Reply) Slowly(d time.Duration) Reply { r.TokenDelay = d; return r }
 
 // Text is a normal reply with content.
 func Text(content string) Reply { return Reply{Content: content} }

@@ -1,0 +1,150 @@
+// Package trust decides whether the actor behind a job may make agentfix
+// act, and says why. It fails closed: anything it cannot establish is a
+// refusal with a reason, never a silent yes.
+package trust
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/agentfix/agentfix/internal/config"
+	"github.com/agentfix/agentfix/internal/event"
+)
+
+// PermissionGetter is the one API call trust needs: the collaborator
+// permission of a user. *github.RepositoriesService satisfies it.
+//
+// GitHub docs: REST "Get repository permissions for a user".
+type PermissionGetter interface {
+	GetPermissionLevel(ctx context.Context, owner, repo, user string) (*github.RepositoryPermissionLevel, *github.Response, error)
+}
+
+var _ PermissionGetter = (*github.RepositoriesService)(nil)
+
+// Decision is the outcome of Decide.
+type Decision struct {
+	Allowed bool
+	// Reason is one sentence saying why, for the log, the step summary and
+	// the refusal comment.
+	Reason string
+	// Permission is what the API said ("admin", "write", "read", "none"),
+	// empty when it was not asked.
+	Permission string
+	// Role is the fine-grained role (user.role_name: "maintain",
+	// "triage", ...), when the API gave one.
+	Role string
+}
+
+func allow(format string, args ...any) Decision {
+	return Decision{Allowed: true, Reason: fmt.Sprintf(format, args...)}
+}
+
+func refuse(format string, args ...any) Decision {
+	return Decision{Reason: fmt.Sprintf(format, args...)}
+}
+
+// Decide says whether job may run. Rules, in order:
+//   - ignored jobs are never allowed;
+//   - scheduled runs are the repository's own workflow and are allowed;
+//   - bots (type Bot, or a login ending in [bot]) are refused unless their
+//     exact login is in triggers.allow_bots, which is then enough (an app
+//     has no collaborator permission to ask for);
+//   - check-pr on a PR from a fork is refused unless triggers.allow_forks;
+//     a PR whose head has not been resolved (Job.SetPullRequest) is refused;
+//   - help is answered for any human;
+//   - everyone else needs admin, maintain or write permission from the
+//     collaborator-permission API (author_association is not trusted). A
+//     404 means not a collaborator. An API error is returned as an error:
+//     the caller cannot tell yes from no and must not run.
+func Decide(ctx context.Context, gh PermissionGetter, job *event.Job, t config.Triggers) (Decision, error) {
+	switch {
+	case job.Kind == event.KindIgnore:
+		return refuse("the event does not trigger agentfix: %s", job.IgnoreReason), nil
+	case job.Kind == event.KindNightly && job.Trigger == event.TriggerSchedule:
+		return allow("scheduled runs are started by the repository's own workflow"), nil
+	}
+	a := job.Actor
+	if a.Login == "" {
+		return refuse("the event names no actor, so agentfix cannot check their permission"), nil
+	}
+	if a.IsBot() {
+		if !slices.Contains(t.AllowBots, a.Login) {
+			return refuse("@%s is a bot, and bots may trigger agentfix only when listed in triggers.allow_bots", a.Login), nil
+		}
+	}
+	if job.Kind == event.KindCheckPR {
+		if d, ok := forkDecision(job, t); !ok {
+			return d, nil
+		}
+	}
+	switch {
+	case a.IsBot():
+		return allow("@%s is listed in triggers.allow_bots", a.Login), nil
+	case job.Kind == event.KindHelp:
+		return allow("help is answered for anyone"), nil
+	}
+	return permission(ctx, gh, job)
+}
+
+// forkDecision refuses check-pr on a fork PR unless allowed; ok is false
+// when it refuses.
+func forkDecision(job *event.Job, t config.Triggers) (Decision, bool) {
+	pr := job.PR
+	if pr == nil || !pr.Resolved {
+		return refuse("agentfix could not tell whether pull request #%d comes from a fork, so it will not run its code", job.Number), false
+	}
+	if pr.Fork && !t.AllowForks {
+		head := pr.HeadRepo
+		if head == "" {
+			head = "a deleted repository"
+		}
+		return refuse("pull request #%d comes from a fork (%s), and running a fork's code is off unless triggers.allow_forks is true", job.Number, head), false
+	}
+	return Decision{}, true
+}
+
+// writeRoles are the permissions that may trigger agentfix. The API
+// collapses maintain into write and triage into read.
+var writeRoles = []string{"admin", "maintain", "write"}
+
+func permission(ctx context.Context, gh PermissionGetter, job *event.Job) (Decision, error) {
+	login := job.Actor.Login
+	lvl, resp, err := gh.GetPermissionLevel(ctx, job.Owner, job.Repo, login)
+	if err != nil {
+		if resp != nil && resp.StatusCode == http.StatusNotFound {
+			d := refuse("@%s is not a collaborator on %s; only collaborators with write, maintain or admin permission can trigger agentfix", login, job.FullName())
+			d.Permission = "none"
+			return d, nil
+		}
+		var er *github.ErrorResponse
+		if errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusNotFound {
+			d := refuse("@%s is not a collaborator on %s; only collaborators with write, maintain or admin permission can trigger agentfix", login, job.FullName())
+			d.Permission = "none"
+			return d, nil
+		}
+		return Decision{}, fmt.Errorf("trust: get collaborator permission of %s on %s: %w", login, job.FullName(), err)
+	}
+	perm := strings.ToLower(lvl.GetPermission())
+	role := strings.ToLower(lvl.GetUser().GetRoleName())
+	shown := perm
+	if role != "" && role != perm {
+		shown = role
+	}
+	d := Decision{Permission: perm, Role: role}
+	if slices.Contains(writeRoles, perm) {
+		d.Allowed = true
+		d.Reason = fmt.Sprintf("@%s has %s permission on %s", login, shown, job.FullName())
+		return d, nil
+	}
+	if shown == "" {
+		shown = "no"
+	}
+	d.Reason = fmt.Sprintf("@%s has %s permission on %s; only collaborators with write, maintain or admin permission can trigger agentfix", login, shown, job.FullName())
+	return d, nil
+}

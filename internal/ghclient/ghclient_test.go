@@ -1,0 +1,215 @@
+package ghclient_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/agentfix/agentfix/internal/ghclient"
+	"github.com/agentfix/agentfix/internal/githubfake"
+)
+
+const repo = "octo/hello"
+
+// sleeper records waits instead of sleeping.
+type sleeper struct {
+	mu    sync.Mutex
+	waits []time.Duration
+}
+
+func (s *sleeper) sleep(ctx context.Context, d time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.waits = append(s.waits, d)
+	return ctx.Err()
+}
+
+func (s *sleeper) got() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Duration(nil), s.waits...)
+}
+
+var now = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+func setup(t *testing.T) (*githubfake.Server, *github.Client, *sleeper) {
+	t.Helper()
+	s := githubfake.New(t)
+	s.AddRepo(repo, "main")
+	s.RequireToken("ghs_secret")
+	sl := &sleeper{}
+	env := map[string]string{"GITHUB_API_URL": s.APIURL(), "INPUT_GITHUB-TOKEN": "ghs_secret"}
+	o := ghclient.FromEnv(func(k string) string { return env[k] })
+	o.Sleep = sl.sleep
+	o.Now = func() time.Time { return now }
+	gh, err := ghclient.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, gh, sl
+}
+
+func TestFromEnvToken(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"INPUT_GITHUB-TOKEN": "a", "GITHUB_TOKEN": "b"}, "a"},
+		{map[string]string{"GITHUB_TOKEN": "b"}, "b"},
+		{map[string]string{}, ""},
+	} {
+		o := ghclient.FromEnv(func(k string) string { return tc.env[k] })
+		if o.Token != tc.want {
+			t.Errorf("env %v: token %q, want %q", tc.env, o.Token, tc.want)
+		}
+	}
+}
+
+func TestTokenAndBaseURL(t *testing.T) {
+	t.Parallel()
+	s, gh, _ := setup(t)
+	r, _, err := gh.Repositories.Get(context.Background(), "octo", "hello")
+	if err != nil {
+		t.Fatalf("get repo through %s: %v", s.APIURL(), err)
+	}
+	if r.GetDefaultBranch() != "main" {
+		t.Errorf("default branch %q", r.GetDefaultBranch())
+	}
+	if gh.BaseURL.String() != s.APIURL()+"/" {
+		t.Errorf("base URL %s, want %s/", gh.BaseURL, s.APIURL())
+	}
+}
+
+func TestRetries5xx(t *testing.T) {
+	t.Parallel()
+	s, gh, sl := setup(t)
+	n := s.AddIssue(repo, githubfake.Issue{Title: "t"})
+	s.FailNext("POST", "/repos/octo/hello/issues/*/comments", 2, 502)
+	if _, _, err := gh.Issues.CreateComment(context.Background(), "octo", "hello", n, &github.IssueComment{Body: github.String("hello")}); err != nil {
+		t.Fatalf("create comment after two 502s: %v", err)
+	}
+	if got := s.Comments(repo, n); len(got) != 1 || got[0].Body != "hello" {
+		t.Errorf("comments %+v, want one with the body resent", got)
+	}
+	if w := sl.got(); len(w) != 2 || w[0] != time.Second || w[1] != 2*time.Second {
+		t.Errorf("waits %v, want [1s 2s]", w)
+	}
+}
+
+func TestGivesUpAfterRetries(t *testing.T) {
+	t.Parallel()
+	s, gh, sl := setup(t)
+	s.FailNext("GET", "/repos/octo/hello", 10, 503)
+	_, resp, err := gh.Repositories.Get(context.Background(), "octo", "hello")
+	err = ghclient.Wrap("get repository", repo, resp, err)
+	if ghclient.Status(err) != 503 {
+		t.Fatalf("err %v, want a 503", err)
+	}
+	if !strings.Contains(err.Error(), "github: get repository octo/hello: 503") {
+		t.Errorf("message %q does not name the call and the object", err)
+	}
+	if len(sl.got()) != 3 || s.PendingFaults() != 6 {
+		t.Errorf("waits %v, faults left %d; want 3 retries", sl.got(), s.PendingFaults())
+	}
+}
+
+func TestPrimaryRateLimitNear(t *testing.T) {
+	t.Parallel()
+	s, gh, sl := setup(t)
+	s.RateLimitNext("GET", "", 1, now.Add(30*time.Second))
+	if _, _, err := gh.Repositories.Get(context.Background(), "octo", "hello"); err != nil {
+		t.Fatalf("after waiting for the reset: %v", err)
+	}
+	if w := sl.got(); len(w) != 1 || w[0] != 31*time.Second {
+		t.Errorf("waits %v, want [31s]", w)
+	}
+	// go-github never saw the 403, so the next call goes out.
+	if _, _, err := gh.Repositories.Get(context.Background(), "octo", "hello"); err != nil {
+		t.Fatalf("next call: %v", err)
+	}
+}
+
+func TestPrimaryRateLimitFar(t *testing.T) {
+	t.Parallel()
+	s, gh, sl := setup(t)
+	reset := time.Now().Add(2 * time.Hour).Truncate(time.Second)
+	s.RateLimitNext("GET", "", 1, reset)
+	_, resp, err := gh.Repositories.Get(context.Background(), "octo", "hello")
+	err = ghclient.Wrap("get repository", repo, resp, err)
+	var rl *github.RateLimitError
+	if !errors.As(err, &rl) {
+		t.Fatalf("err %v, want a RateLimitError", err)
+	}
+	if !strings.Contains(err.Error(), reset.UTC().Format(time.RFC3339)) {
+		t.Errorf("message %q lacks the reset time", err)
+	}
+	if len(sl.got()) != 0 {
+		t.Errorf("waited %v for a reset two hours away", sl.got())
+	}
+}
+
+func TestSecondaryRateLimit(t *testing.T) {
+	t.Parallel()
+	for _, status := range []int{403, 429} {
+		s, gh, sl := setup(t)
+		n := s.AddIssue(repo, githubfake.Issue{Title: "t"})
+		s.SecondaryRateLimitNext("POST", "", 2, status, 20*time.Second)
+		if _, _, err := gh.Issues.CreateComment(context.Background(), "octo", "hello", n, &github.IssueComment{Body: github.String("x")}); err != nil {
+			t.Fatalf("%d: %v", status, err)
+		}
+		if w := sl.got(); len(w) != 2 || w[0] != 20*time.Second {
+			t.Errorf("%d: waits %v, want two of 20s", status, w)
+		}
+		if len(s.Comments(repo, n)) != 1 {
+			t.Errorf("%d: %d comments, want 1", status, len(s.Comments(repo, n)))
+		}
+	}
+}
+
+func TestSecondaryTooLong(t *testing.T) {
+	t.Parallel()
+	s, gh, sl := setup(t)
+	s.SecondaryRateLimitNext("GET", "", 1, http.StatusForbidden, time.Hour)
+	_, _, err := gh.Repositories.Get(context.Background(), "octo", "hello")
+	var ab *github.AbuseRateLimitError
+	if !errors.As(err, &ab) || len(sl.got()) != 0 {
+		t.Errorf("err %v waits %v, want an AbuseRateLimitError without waiting", err, sl.got())
+	}
+}
+
+func TestValidationMessage(t *testing.T) {
+	t.Parallel()
+	s, gh, _ := setup(t)
+	s.SetBranch(repo, "main", "a")
+	s.SetBranch(repo, "agent-fix/issue-1", "b")
+	np := &github.NewPullRequest{Title: github.String("t"), Head: github.String("octo:agent-fix/issue-1"), Base: github.String("main")}
+	if _, _, err := gh.PullRequests.Create(context.Background(), "octo", "hello", np); err != nil {
+		t.Fatal(err)
+	}
+	_, resp, err := gh.PullRequests.Create(context.Background(), "octo", "hello", np)
+	err = ghclient.Wrap("create pull request", "octo/hello agent-fix/issue-1", resp, err)
+	if got := ghclient.ValidationMessage(err); !strings.HasPrefix(got, "A pull request already exists") {
+		t.Errorf("ValidationMessage %q", got)
+	}
+	want := "github: create pull request octo/hello agent-fix/issue-1: 422 Validation Failed: A pull request already exists for octo:agent-fix/issue-1."
+	if err.Error() != want {
+		t.Errorf("message\n got %s\nwant %s", err, want)
+	}
+}
+
+func TestBranchNotFound(t *testing.T) {
+	t.Parallel()
+	_, gh, _ := setup(t)
+	_, resp, err := gh.Repositories.GetBranch(context.Background(), "octo", "hello", "agent-fix/issue-9", 0)
+	err = ghclient.Wrap("get branch", "octo/hello agent-fix/issue-9", resp, err)
+	if !ghclient.IsNotFound(err) {
+		t.Errorf("GetBranch on a missing branch: %v, want IsNotFound", err)
+	}
+}

@@ -100,3 +100,31 @@ func (p *Publisher) TrackingIssue(ctx context.Context, marker, title, body strin
 	p.logf("opened tracking issue #%d", i.GetNumber())
 	return &Outcome{Number: i.GetNumber(), URL: i.GetHTMLURL(), Created: true}, nil
 }
+
+// IssueComment is one comment of an issue, as a task reads it.
+type IssueComment struct {
+	ID     int64
+	Author string
+	Body   string
+	// Marker is true for agentfix's own comments.
+	Marker bool
+}
+
+// IssueComments returns the comments of issue number, oldest first.
+func (p *Publisher) IssueComments(ctx context.Context, number int) ([]IssueComment, error) {
+	var out []IssueComment
+	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
+	for {
+		cs, resp, err := p.GH.Issues.ListComments(ctx, p.Owner, p.Repo, number, opts)
+		if err != nil {
+			return nil, fmt.Errorf("list comments of #%d: %w", number, err)
+		}
+		for _, c := range cs {
+			out = append(out, IssueComment{ID: c.GetID(), Author: c.GetUser().GetLogin(), Body: c.GetBody(), Marker: strings.Contains(c.GetBody(), "<!-- agentfix")})
+		}
+		if resp == nil || resp.NextPage == 0 {
+			return out, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}

@@ -86,17 +86,22 @@ func PushBranch(ctx context.Context, opts PushOptions) error {
 // FetchBranch fetches the tip of refs/heads/<branch> from the remote (depth
 // 1, enough to build on it) and returns its commit id, or "" when the branch
 // does not exist there.
+//
+// A full ref name (refs/pull/7/head) is fetched as it is.
 func FetchBranch(ctx context.Context, opts RemoteOptions, branch string) (string, error) {
-	branch = strings.TrimPrefix(branch, "refs/heads/")
-	local := "refs/agentfix/remote/" + branch
-	out, err := remoteGit(ctx, opts, "ls-remote", "--heads", remoteName(opts.Remote), "refs/heads/"+branch)
-	if err != nil {
-		return "", fmt.Errorf("fetch %s: list remote heads: %w", branch, err)
+	ref := branch
+	if !strings.HasPrefix(ref, "refs/") {
+		ref = "refs/heads/" + branch
 	}
-	if strings.TrimSpace(out) == "" {
+	local := "refs/agentfix/remote/" + strings.TrimPrefix(ref, "refs/")
+	out, err := remoteGit(ctx, opts, "ls-remote", remoteName(opts.Remote), ref)
+	if err != nil {
+		return "", fmt.Errorf("fetch %s: list remote refs: %w", branch, err)
+	}
+	if !lsRemoteHas(out, ref) {
 		return "", nil
 	}
-	if _, err := remoteGit(ctx, opts, "fetch", "--no-tags", "--depth=1", remoteName(opts.Remote), "+refs/heads/"+branch+":"+local); err != nil {
+	if _, err := remoteGit(ctx, opts, "fetch", "--no-tags", "--depth=1", remoteName(opts.Remote), "+"+ref+":"+local); err != nil {
 		return "", fmt.Errorf("fetch %s: %w", branch, err)
 	}
 	sha, err := remoteGit(ctx, RemoteOptions{Dir: opts.Dir, Env: opts.Env}, "rev-parse", "--verify", local+"^{commit}")
@@ -104,6 +109,17 @@ func FetchBranch(ctx context.Context, opts RemoteOptions, branch string) (string
 		return "", fmt.Errorf("fetch %s: %w", branch, err)
 	}
 	return strings.TrimSpace(sha), nil
+}
+
+// lsRemoteHas reports whether ls-remote output lists exactly ref (its
+// patterns also match refs that merely end the same way).
+func lsRemoteHas(out, ref string) bool {
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[1] == ref {
+			return true
+		}
+	}
+	return false
 }
 
 func remoteName(r string) string {

@@ -219,3 +219,20 @@ func TestRemoteGitMasksToken(t *testing.T) {
 		t.Fatalf("error shows the token: %v", err)
 	}
 }
+
+func TestFetchBranchFullRefAndExactMatch(t *testing.T) {
+	bare, clone := newRemote(t)
+	ctx := context.Background()
+	c1 := commitFile(t, clone, "b.txt", "1\n")
+	gitT(t, clone, "push", "-q", "origin", c1+":refs/pull/9/head")
+	gitT(t, clone, "push", "-q", "origin", c1+":refs/heads/x/agent-fix/issue-1")
+	tip, err := FetchBranch(ctx, RemoteOptions{Dir: clone}, "refs/pull/9/head")
+	if err != nil || tip != c1 {
+		t.Fatalf("FetchBranch(refs/pull/9/head) = %q, %v; want %s", tip, err, c1)
+	}
+	// ls-remote matches ref tails; x/agent-fix/issue-1 is not agent-fix/issue-1.
+	if tip, err := FetchBranch(ctx, RemoteOptions{Dir: clone}, "agent-fix/issue-1"); err != nil || tip != "" {
+		t.Fatalf("FetchBranch(agent-fix/issue-1) = %q, %v; want no branch", tip, err)
+	}
+	_ = bare
+}

@@ -1,0 +1,229 @@
+package patch
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// rawFile is one file section of a diff as written, before repair.
+type rawFile struct {
+	oldName, newName string   // as written, prefixes and /dev/null included
+	ext              []string // extended git header lines (modes, renames)
+	hunks            []rawHunk
+	binary           bool
+	sawHeader        bool // a "---"/"+++" pair was read
+	line             int
+}
+
+// rawHunk is one hunk as written: the claimed start and the body lines with
+// their op characters.
+type rawHunk struct {
+	claim    int // 0 when the header had no numbers
+	body     []hunkLine
+	newNoEOL bool
+	oldNoEOL bool
+	fixed    int // context lines that had lost their leading space
+}
+
+var reHunkNums = regexp.MustCompile(`^@@+\s*-(\d+)(?:,\d+)?\s+\+(\d+)(?:,\d+)?\s*@@`)
+
+func isHunkHeader(t string) bool { return strings.HasPrefix(t, "@@") }
+
+// isFileHeader reports whether lines[i] and lines[i+1] are a "---"/"+++" pair.
+func isFileHeader(lines []string, i int) bool {
+	return i+1 < len(lines) && strings.HasPrefix(lines[i], "--- ") && strings.HasPrefix(trimCR(lines[i+1]), "+++ ")
+}
+
+// hasDiff reports whether a block holds a unified diff. Outside a fence a
+// file header is required, so prose that mentions "@@" is not a diff.
+func hasDiff(lines []string, fenced bool) bool {
+	for i, l := range lines {
+		t := trimCR(l)
+		if strings.HasPrefix(t, "diff --git ") || isFileHeader(lines, i) || (fenced && isHunkHeader(t)) {
+			return true
+		}
+	}
+	return false
+}
+
+var extPrefixes = []string{"old mode ", "new mode ", "deleted file mode ", "new file mode ", "rename from ", "rename to ",
+	"copy from ", "copy to ", "similarity index ", "dissimilarity index ", "index "}
+
+func isExtHeader(t string) bool {
+	for _, p := range extPrefixes {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func isBinaryMarker(t string) bool {
+	return strings.HasPrefix(t, "GIT binary patch") || (strings.HasPrefix(t, "Binary files ") && strings.HasSuffix(t, " differ"))
+}
+
+// lexDiff reads the file sections of a diff block. Hunks before any file
+// header belong to defPath. Hunk bodies end at the next header or, outside
+// a fence, at the first line that is not a diff line.
+func lexDiff(lines []string, fenced bool, defPath string, start int) []*rawFile {
+	var files []*rawFile
+	var cur *rawFile
+	open := func(i int) {
+		cur = &rawFile{line: start + i}
+		files = append(files, cur)
+	}
+	for i := 0; i < len(lines); {
+		t := trimCR(lines[i])
+		switch {
+		case strings.HasPrefix(t, "diff --git "):
+			open(i)
+			cur.oldName, cur.newName = gitHeaderNames(t[len("diff --git "):])
+			i++
+			for i < len(lines) && (isExtHeader(trimCR(lines[i])) || isBinaryMarker(trimCR(lines[i]))) {
+				if isBinaryMarker(trimCR(lines[i])) {
+					cur.binary = true
+				} else if !strings.HasPrefix(lines[i], "index ") {
+					cur.ext = append(cur.ext, trimCR(lines[i]))
+				}
+				i++
+			}
+		case isFileHeader(lines, i):
+			if cur == nil || cur.sawHeader || len(cur.hunks) > 0 {
+				open(i)
+			}
+			cur.sawHeader = true
+			cur.oldName = headerName(t[4:])
+			cur.newName = headerName(trimCR(lines[i+1])[4:])
+			i += 2
+		case isHunkHeader(t):
+			if cur == nil {
+				open(i)
+				cur.oldName, cur.newName = defPath, defPath
+			}
+			h := rawHunk{}
+			if m := reHunkNums.FindStringSubmatch(t); m != nil {
+				h.claim, _ = strconv.Atoi(m[1])
+				if h.claim == 0 {
+					h.claim = 1 // "-0,0": the file starts empty
+				}
+			}
+			i = lexBody(lines, i+1, fenced, &h)
+			cur.hunks = append(cur.hunks, h)
+		case isBinaryMarker(t):
+			if cur == nil {
+				open(i)
+			}
+			cur.binary = true
+			i++
+		default:
+			i++
+		}
+	}
+	return files
+}
+
+// lexBody reads hunk lines from lines[i] and returns where it stopped.
+func lexBody(lines []string, i int, fenced bool, h *rawHunk) int {
+	for i < len(lines) {
+		raw := lines[i]
+		t := trimCR(raw)
+		if t == "" {
+			j := i
+			for j < len(lines) && trimCR(lines[j]) == "" {
+				j++
+			}
+			if j == len(lines) || !continuesHunk(lines, j, fenced) {
+				return j
+			}
+			for ; i < j; i++ {
+				h.body = append(h.body, hunkLine{' ', strings.TrimSuffix(lines[i], "\n")})
+			}
+			continue
+		}
+		if !continuesHunk(lines, i, fenced) {
+			return i
+		}
+		switch t[0] {
+		case ' ', '+', '-':
+			h.body = append(h.body, hunkLine{t[0], raw[1:]})
+		case '\\':
+			if n := len(h.body); n > 0 {
+				if h.body[n-1].op != '-' {
+					h.newNoEOL = true
+				}
+				if h.body[n-1].op != '+' {
+					h.oldNoEOL = true
+				}
+			}
+		default:
+			// A fenced context line that lost its leading space.
+			h.body = append(h.body, hunkLine{' ', raw})
+			h.fixed++
+		}
+		i++
+	}
+	return i
+}
+
+// continuesHunk reports whether lines[i] is still part of a hunk body.
+func continuesHunk(lines []string, i int, fenced bool) bool {
+	t := trimCR(lines[i])
+	if isHunkHeader(t) || strings.HasPrefix(t, "diff --git ") || isFileHeader(lines, i) || isBinaryMarker(t) {
+		return false
+	}
+	if t == "" {
+		return true
+	}
+	switch t[0] {
+	case ' ', '+', '-':
+		return true
+	case '\\':
+		return strings.HasPrefix(t, `\ `)
+	}
+	return fenced && !isExtHeader(t) && !strings.HasPrefix(t, "Index: ") && !strings.HasPrefix(t, "===")
+}
+
+// headerName is the name on a "---" or "+++" line, without a timestamp.
+func headerName(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, `"`) {
+		if u, err := strconv.Unquote(s[:strings.LastIndex(s, `"`)+1]); err == nil {
+			return u
+		}
+	}
+	if i := strings.IndexByte(s, '\t'); i >= 0 {
+		s = s[:i]
+	}
+	// "x.go 2024-01-01 10:00:00" (diff -u without a tab)
+	if f := strings.Fields(s); len(f) >= 3 && len(f[1]) == 10 && f[1][4] == '-' {
+		s = f[0]
+	}
+	return strings.TrimSpace(s)
+}
+
+// gitHeaderNames splits the names of "diff --git a/x b/x", which may
+// contain spaces, at the " b/" that makes both sides equal when it can.
+func gitHeaderNames(s string) (string, string) {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, `"`) {
+		f := strings.Fields(s)
+		if len(f) == 2 {
+			a, _ := strconv.Unquote(f[0])
+			b, _ := strconv.Unquote(f[1])
+			return a, b
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' && s[:i] != "" && strings.TrimPrefix(s[:i], "a/") == strings.TrimPrefix(s[i+1:], "b/") {
+			return s[:i], s[i+1:]
+		}
+	}
+	if i := strings.Index(s, " b/"); i > 0 {
+		return s[:i], s[i+1:]
+	}
+	if f := strings.Fields(s); len(f) == 2 {
+		return f[0], f[1]
+	}
+	return s, s
+}

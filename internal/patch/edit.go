@@ -1,0 +1,77 @@
+package patch
+
+// editKind says which form an edit was written in.
+type editKind int
+
+const (
+	editDiff editKind = iota
+	editSearchReplace
+	editWhole
+)
+
+// edit is one change to one file as the model wrote it, before it is
+// located in the file.
+type edit struct {
+	kind             editKind
+	oldPath, newPath string // as written; "" for the missing side of a create or delete
+	isNew, isDelete  bool
+	isRename         bool
+	oldMode, newMode int // git modes from the diff header; 0 when not given
+	hunks            []hunk
+	content          string // whole-file edits
+	label            string // how errors name it: "x.go", "SEARCH/REPLACE block 2 (x.go)"
+	line             int    // line of the reply it starts on
+}
+
+// path is the file the edit is about.
+func (e *edit) path() string {
+	if e.newPath != "" {
+		return e.newPath
+	}
+	return e.oldPath
+}
+
+// hunk is a run of context, removed and added lines.
+type hunk struct {
+	claim    int // old line number the header gave; 0 when it gave none
+	lines    []hunkLine
+	newNoEOL bool // the last new-side line has no newline after it
+}
+
+// hunkLine is one line of a hunk: op is ' ', '-' or '+'.
+type hunkLine struct {
+	op   byte
+	text string
+}
+
+// oldSide returns the context and removed lines: what must be found in the file.
+func (h *hunk) oldSide() []string {
+	var s []string
+	for _, l := range h.lines {
+		if l.op != '+' {
+			s = append(s, l.text)
+		}
+	}
+	return s
+}
+
+// newSide returns the context and added lines.
+func (h *hunk) newSide() []string {
+	var s []string
+	for _, l := range h.lines {
+		if l.op != '-' {
+			s = append(s, l.text)
+		}
+	}
+	return s
+}
+
+// changes reports whether the hunk adds or removes anything.
+func (h *hunk) changes() bool {
+	for _, l := range h.lines {
+		if l.op != ' ' {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,260 @@
+package patch
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// block is a run of reply lines: the inside of one fence, or the text
+// between fences.
+type block struct {
+	fenced bool
+	info   string   // text after the opening fence
+	lines  []string // without "\n"; a trailing "\r" is kept
+	start  int      // reply line number of lines[0]
+	before string   // for a fenced block: the non-blank line just above the fence
+}
+
+var (
+	reFence   = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})\\s*([^`]*)$")
+	reSearch  = regexp.MustCompile(`^\s*<{5,9}\s*SEARCH\b`)
+	reDivider = regexp.MustCompile(`^\s*={5,9}\s*$`)
+	reReplace = regexp.MustCompile(`^\s*>{5,9}\s*REPLACE\b`)
+)
+
+// trimCR drops the "\r" a CRLF reply leaves on every line.
+func trimCR(s string) string { return strings.TrimSuffix(s, "\r") }
+
+// splitBlocks cuts a reply into fenced blocks and the text around them.
+func splitBlocks(reply string) []block {
+	lines := strings.Split(reply, "\n")
+	var blocks []block
+	var prose []string
+	proseStart := 1
+	flush := func() {
+		if len(prose) > 0 {
+			blocks = append(blocks, block{lines: prose, start: proseStart})
+		}
+		prose = nil
+	}
+	for i := 0; i < len(lines); i++ {
+		m := reFence.FindStringSubmatch(trimCR(lines[i]))
+		if m == nil {
+			if len(prose) == 0 {
+				proseStart = i + 1
+			}
+			prose = append(prose, lines[i])
+			continue
+		}
+		b := block{fenced: true, info: strings.TrimSpace(m[2]), start: i + 2, before: lineAbove(prose)}
+		flush()
+		fence := m[1]
+		j := i + 1
+		for ; j < len(lines); j++ {
+			t := strings.TrimSpace(trimCR(lines[j]))
+			if strings.HasPrefix(t, fence[:1]) && strings.Trim(t, fence[:1]) == "" && len(t) >= len(fence) {
+				break
+			}
+		}
+		b.lines = lines[i+1 : min(j, len(lines))]
+		blocks = append(blocks, b)
+		i = j
+	}
+	flush()
+	return blocks
+}
+
+// lineAbove is the last non-blank line of prose if at most one blank line
+// separates it from what follows.
+func lineAbove(prose []string) string {
+	blank := 0
+	for i := len(prose) - 1; i >= 0; i-- {
+		t := strings.TrimSpace(prose[i])
+		if t != "" {
+			return t
+		}
+		if blank++; blank > 1 {
+			return ""
+		}
+	}
+	return ""
+}
+
+// extract finds every edit in a model reply, in the order written.
+func extract(reply string) ([]*edit, []Problem) {
+	var edits []*edit
+	var probs []Problem
+	lastPath := ""
+	for _, b := range splitBlocks(reply) {
+		var es []*edit
+		var ps []Problem
+		switch {
+		case hasSearchReplace(b.lines):
+			es, ps = parseSearchReplace(b, lastPath, len(edits))
+		case hasDiff(b.lines, b.fenced):
+			es, ps = parseDiffBlock(b)
+		case b.fenced:
+			if e := parseWhole(b); e != nil {
+				es = []*edit{e}
+			}
+		}
+		for _, e := range es {
+			lastPath = e.path()
+		}
+		edits = append(edits, es...)
+		probs = append(probs, ps...)
+	}
+	return edits, probs
+}
+
+func hasSearchReplace(lines []string) bool {
+	for _, l := range lines {
+		if reSearch.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// blockPath is the file a fenced block is about: named in its info string
+// ("```go path/x.go", "```path/x.go", "```go:path/x.go") or on the line
+// above the fence.
+func blockPath(b block) string {
+	for _, f := range strings.Fields(b.info) {
+		if _, after, ok := strings.Cut(f, ":"); ok {
+			f = after
+		}
+		if p, ok := pathLike(f); ok && (strings.Contains(p, "/") || strings.Contains(p, ".")) {
+			return p
+		}
+	}
+	if p, ok := pathLike(b.before); ok {
+		return p
+	}
+	return ""
+}
+
+var rePathChars = regexp.MustCompile(`^[A-Za-z0-9_.@+~,=\-/\\]+$`)
+
+// pathLike reports whether a line is just a file path, perhaps dressed in
+// markdown ("**x.go**", "`x.go`", "### x.go", "File: x.go:"), and returns it.
+func pathLike(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	s = strings.TrimLeft(s, "#>")
+	s = strings.TrimSpace(strings.Trim(strings.TrimSpace(s), "*_`"))
+	for _, p := range []string{"file:", "filename:", "path:", "file path:"} {
+		if len(s) > len(p) && strings.EqualFold(s[:len(p)], p) {
+			s = strings.TrimSpace(s[len(p):])
+		}
+	}
+	s = strings.TrimSuffix(s, ":")
+	s = strings.TrimSpace(strings.Trim(s, "*_`\"'"))
+	if s == "" || len(s) > 300 || strings.HasSuffix(s, "/") || strings.Contains(s, "://") {
+		return "", false
+	}
+	if !rePathChars.MatchString(s) || !strings.ContainsAny(s, "./") || strings.Trim(s, ".") == "" {
+		return "", false
+	}
+	return s, true
+}
+
+// parseSearchReplace reads SEARCH/REPLACE blocks. The path is the path-like
+// line just above "<<<<<<< SEARCH", else the one above the fence, else the
+// path of the edit before.
+func parseSearchReplace(b block, lastPath string, before int) ([]*edit, []Problem) {
+	var edits []*edit
+	var probs []Problem
+	path := blockPath(b)
+	if path == "" {
+		path = lastPath
+	}
+	lines := b.lines
+	for i := 0; i < len(lines); i++ {
+		if !reSearch.MatchString(lines[i]) {
+			continue
+		}
+		n := before + len(edits) + 1
+		for j := i - 1; j >= 0; j-- {
+			t := strings.TrimSpace(trimCR(lines[j]))
+			if t == "" {
+				continue
+			}
+			if p, ok := pathLike(t); ok && !reReplace.MatchString(t) {
+				path = p
+			}
+			break
+		}
+		label := fmt.Sprintf("SEARCH/REPLACE block %d", n)
+		var search, replace []string
+		j := i + 1
+		for ; j < len(lines) && !reDivider.MatchString(lines[j]); j++ {
+			search = append(search, lines[j])
+		}
+		if j == len(lines) {
+			probs = append(probs, Problem{File: path, Message: label + ": no ======= line after <<<<<<< SEARCH; write the block as <<<<<<< SEARCH, the old lines, =======, the new lines, >>>>>>> REPLACE"})
+			break
+		}
+		k := j + 1
+		for ; k < len(lines) && !reReplace.MatchString(lines[k]) && !reSearch.MatchString(lines[k]); k++ {
+			replace = append(replace, lines[k])
+		}
+		if k == len(lines) || reSearch.MatchString(lines[k]) {
+			probs = append(probs, Problem{File: path, Message: label + ": no >>>>>>> REPLACE line after the new lines; end every block with >>>>>>> REPLACE"})
+			i = k - 1
+			continue
+		}
+		i = k
+		if path == "" {
+			probs = append(probs, Problem{Message: label + ": no file path; put the file's path, relative to the repository root, on the line before <<<<<<< SEARCH"})
+			continue
+		}
+		edits = append(edits, searchReplaceEdit(path, search, replace, label, b.start+i))
+	}
+	return edits, probs
+}
+
+// searchReplaceEdit turns a SEARCH/REPLACE pair into one hunk whose lines
+// the two sides share are context, so the file's own copy of them is kept.
+func searchReplaceEdit(path string, search, replace []string, label string, line int) *edit {
+	e := &edit{kind: editSearchReplace, oldPath: path, newPath: path, label: label, line: line}
+	if len(search) == 0 || (len(search) == 1 && strings.TrimSpace(search[0]) == "") {
+		e.oldPath, e.isNew = "", true
+		search = nil
+	}
+	a := make([]string, len(search))
+	for i, s := range search {
+		a[i] = loose(s)
+	}
+	z := make([]string, len(replace))
+	for i, s := range replace {
+		z[i] = loose(s)
+	}
+	var h hunk
+	for _, o := range lineDiff(a, z) {
+		switch o.kind {
+		case opEqual:
+			h.lines = append(h.lines, hunkLine{' ', search[o.ai]})
+		case opDelete:
+			h.lines = append(h.lines, hunkLine{'-', search[o.ai]})
+		case opInsert:
+			h.lines = append(h.lines, hunkLine{'+', replace[o.bi]})
+		}
+	}
+	e.hunks = []hunk{h}
+	return e
+}
+
+// parseWhole reads a fenced block under a path line as a file's full new
+// content.
+func parseWhole(b block) *edit {
+	path := blockPath(b)
+	if path == "" {
+		return nil
+	}
+	content := strings.Join(b.lines, "\n")
+	if content != "" {
+		content += "\n"
+	}
+	return &edit{kind: editWhole, oldPath: path, newPath: path, content: content, label: path + " (whole file)", line: b.start}
+}

@@ -1,0 +1,156 @@
+package patch
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// placed is a hunk with the span of the file it replaces.
+type placed struct {
+	h *hunk
+	span
+}
+
+// applyHunks locates every hunk of e in t (all against t as it was before
+// the edit) and returns the new text. Context lines keep the file's own
+// bytes; added lines get the file's line ending.
+func applyHunks(t text, e *edit, name string) (text, []string, []Problem) {
+	var repairs []string
+	var probs []Problem
+	var spans []span
+	var done []placed
+	offset := 0
+	for k := range e.hunks {
+		h := &e.hunks[k]
+		what := hunkName(e, k, name)
+		pat := h.oldSide()
+		if len(pat) == 0 {
+			if len(t.lines) == 0 {
+				done = append(done, placed{h, span{0, 0}})
+				continue
+			}
+			probs = append(probs, problem(e, k, name, "it only adds lines, so there is nothing to find its place by; include two or three unchanged lines before and after the addition"))
+			continue
+		}
+		want := -1
+		if h.claim > 0 {
+			want = h.claim - 1 + offset
+		}
+		r := locate(t.lines, pat, want, spans)
+		if r.failed {
+			if th, ok := trimBlankEdges(h); ok {
+				if r2 := locate(t.lines, th.oldSide(), want, spans); !r2.failed {
+					*h, r = th, r2
+					pat = h.oldSide()
+					repairs = append(repairs, what+": dropped blank context lines that are not in the file")
+				}
+			}
+		}
+		if r.failed {
+			probs = append(probs, problem(e, k, name, locateMessage(r)))
+			continue
+		}
+		if r.level == levelLoose {
+			repairs = append(repairs, what+": matched ignoring trailing whitespace and line endings")
+		}
+		switch {
+		case h.claim > 0 && r.pos+1 != h.claim:
+			repairs = append(repairs, fmt.Sprintf("%s: header said line %d, found at %d", what, h.claim, r.pos+1))
+		case h.claim == 0 && e.kind == editDiff:
+			repairs = append(repairs, fmt.Sprintf("%s: header had no line numbers, found at %d", what, r.pos+1))
+		}
+		if h.claim > 0 {
+			offset = r.pos - (h.claim - 1)
+		}
+		s := span{r.pos, len(pat)}
+		spans = append(spans, s)
+		done = append(done, placed{h, s})
+	}
+	if len(probs) > 0 {
+		return t, repairs, probs
+	}
+	sort.SliceStable(done, func(i, j int) bool { return done[i].pos < done[j].pos })
+	crlf := t.crlf()
+	out := text{finalNL: t.finalNL}
+	cur := 0
+	for _, p := range done {
+		out.lines = append(out.lines, t.lines[cur:p.pos]...)
+		j := p.pos
+		for _, l := range p.h.lines {
+			switch l.op {
+			case ' ':
+				out.lines = append(out.lines, t.lines[j])
+				j++
+			case '-':
+				j++
+			case '+':
+				out.lines = append(out.lines, withEOL(l.text, crlf))
+			}
+		}
+		cur = j
+	}
+	out.lines = append(out.lines, t.lines[cur:]...)
+	if len(t.lines) == 0 {
+		out.finalNL = len(done) == 0 || !done[len(done)-1].h.newNoEOL
+	}
+	return out, repairs, nil
+}
+
+// withEOL gives an added line the file's line ending.
+func withEOL(s string, crlf bool) string {
+	s = strings.TrimSuffix(s, "\r")
+	if crlf {
+		s += "\r"
+	}
+	return s
+}
+
+// trimBlankEdges drops blank context lines at either end of h.
+func trimBlankEdges(h *hunk) (hunk, bool) {
+	l := h.lines
+	for len(l) > 0 && l[0].op == ' ' && strings.TrimSpace(l[0].text) == "" {
+		l = l[1:]
+	}
+	for len(l) > 0 && l[len(l)-1].op == ' ' && strings.TrimSpace(l[len(l)-1].text) == "" {
+		l = l[:len(l)-1]
+	}
+	if len(l) == len(h.lines) || len(l) == 0 {
+		return hunk{}, false
+	}
+	return hunk{claim: h.claim, lines: l, newNoEOL: h.newNoEOL}, true
+}
+
+// hunkName is how messages name hunk k of an edit.
+func hunkName(e *edit, k int, name string) string {
+	if e.kind == editDiff {
+		return fmt.Sprintf("hunk %d of %s", k+1, name)
+	}
+	return e.label
+}
+
+func problem(e *edit, k int, name, msg string) Problem {
+	p := Problem{File: name, Message: msg}
+	if e.kind == editDiff {
+		p.Hunk = k + 1
+	} else {
+		p.Message = e.label + ": " + msg
+	}
+	return p
+}
+
+func locateMessage(r locateResult) string {
+	if len(r.ambiguous) > 0 {
+		var at []string
+		for i, p := range r.ambiguous {
+			if i == 5 {
+				at = append(at, "...")
+				break
+			}
+			at = append(at, fmt.Sprint(p+1))
+		}
+		return fmt.Sprintf("its unchanged and removed lines match %d places equally well (lines %s); include more unchanged lines around the change so that it matches exactly one place",
+			len(r.ambiguous), strings.Join(at, ", "))
+	}
+	return "its unchanged and removed lines were not found in the file: " + r.hint
+}

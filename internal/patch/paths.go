@@ -1,0 +1,128 @@
+package patch
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// resolveName turns a name as the model wrote it into a repository path:
+// "./" is dropped, and so is a git "a/" or "b/" prefix unless the prefixed
+// path is the one that exists.
+func resolveName(root, name string) string {
+	name = strings.TrimSpace(name)
+	for strings.HasPrefix(name, "./") {
+		name = name[2:]
+	}
+	if strings.HasPrefix(name, "a/") || strings.HasPrefix(name, "b/") {
+		if exists(root, name) && !exists(root, name[2:]) {
+			return name
+		}
+		return name[2:]
+	}
+	return name
+}
+
+func exists(root, rel string) bool {
+	if !filepath.IsLocal(rel) {
+		return false
+	}
+	_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+	return err == nil
+}
+
+var reDrive = regexp.MustCompile(`^[A-Za-z]:`)
+
+// checkPath refuses a path the patch may not touch, saying why. It checks
+// the path as written and, if it passes through a symlink, the path it
+// resolves to.
+func checkPath(root, rel string, pol Policy) error {
+	if err := checkName(rel, pol); err != nil {
+		return err
+	}
+	real, err := throughSymlinks(root, rel)
+	if err != nil {
+		return err
+	}
+	if real != rel {
+		if err := checkName(real, pol); err != nil {
+			return fmt.Errorf("resolves through a symlink to %s, which %w", real, err)
+		}
+	}
+	return nil
+}
+
+// checkName applies the rules that depend only on the path's text.
+func checkName(rel string, pol Policy) error {
+	switch {
+	case rel == "":
+		return errors.New("the path is empty")
+	case strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, `\`) || reDrive.MatchString(rel) || strings.HasPrefix(rel, "~"):
+		return errors.New("absolute paths are not allowed; use a path relative to the repository root")
+	case strings.ContainsAny(rel, "\\\x00\r\n\t"):
+		return errors.New("the path contains backslashes or control characters; use / between directories")
+	}
+	for _, seg := range strings.Split(rel, "/") {
+		if seg == ".." {
+			return errors.New("paths may not contain '..' segments; use a path inside the repository")
+		}
+		if strings.EqualFold(seg, ".git") {
+			return errors.New("files under .git/ cannot be changed")
+		}
+	}
+	clean := path.Clean(rel)
+	for _, g := range pol.Deny {
+		if ok, _ := doublestar.Match(g, clean); ok {
+			return fmt.Errorf("matches paths.deny pattern %q: this path may not be changed", g)
+		}
+	}
+	if len(pol.Allow) == 0 {
+		return nil
+	}
+	for _, g := range pol.Allow {
+		if ok, _ := doublestar.Match(g, clean); ok {
+			return nil
+		}
+	}
+	return fmt.Errorf("is outside paths.allow (%s): this path may not be changed", strings.Join(pol.Allow, ", "))
+}
+
+// throughSymlinks walks rel from root. A symlink on the way must resolve
+// inside the repository; the file itself may not be a symlink. It returns
+// rel with the symlinks resolved.
+func throughSymlinks(root, rel string) (string, error) {
+	segs := strings.Split(path.Clean(rel), "/")
+	for i := range segs {
+		p := filepath.Join(root, filepath.FromSlash(strings.Join(segs[:i+1], "/")))
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return path.Clean(rel), nil
+		}
+		if err != nil {
+			return "", fmt.Errorf("cannot be checked: %v", err)
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			continue
+		}
+		if i == len(segs)-1 {
+			return "", errors.New("is a symbolic link; change the file it points to instead")
+		}
+		target, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return "", fmt.Errorf("passes through the symlink %s, which cannot be resolved", strings.Join(segs[:i+1], "/"))
+		}
+		r, err := filepath.Rel(root, target)
+		if err != nil || !filepath.IsLocal(r) {
+			return "", fmt.Errorf("passes through the symlink %s, which points outside the repository", strings.Join(segs[:i+1], "/"))
+		}
+		return throughSymlinks(root, path.Join(filepath.ToSlash(r), strings.Join(segs[i+1:], "/")))
+	}
+	return path.Clean(rel), nil
+}

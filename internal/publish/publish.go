@@ -86,6 +86,11 @@ func (p *Publisher) Publish(ctx context.Context, c Change) (*Outcome, error) {
 	if c.Branch == c.Base {
 		return nil, fmt.Errorf("publish: refusing to push the fix to its own base branch %s", c.Base)
 	}
+	for _, b := range c.Protected {
+		if b == c.Branch {
+			return nil, fmt.Errorf("publish %s: %w", c.Branch, workspace.ErrProtectedBranch)
+		}
+	}
 	ps, err := p.pushFix(ctx, &c)
 	if err != nil {
 		return nil, fmt.Errorf("publish %s: %w", c.Branch, err)

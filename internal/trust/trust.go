@@ -142,7 +142,7 @@ func permission(ctx context.Context, gh PermissionGetter, job *event.Job) (Decis
 		d.Reason = fmt.Sprintf("@%s has %s permission on %s", login, shown, job.FullName())
 		return d, nil
 	}
-	if shown == "" {
+	if shown == "" || shown == "none" {
 		shown = "no"
 	}
 	d.Reason = fmt.Sprintf("@%s has %s permission on %s; only collaborators with write, maintain or admin permission can trigger agentfix", login, shown, job.FullName())

@@ -78,7 +78,7 @@ func lexDiff(lines []string, fenced bool, defPath string, start int) []*rawFile 
 		switch {
 		case strings.HasPrefix(t, "diff --git "):
 			open(i)
-			cur.oldName, cur.newName = gitHeaderNames(t[len("diff --git "):])
+			cur.oldName, cur.newName = stripPrefixes(gitHeaderNames(t[len("diff --git "):]))
 			i++
 			for i < len(lines) && (isExtHeader(trimCR(lines[i])) || isBinaryMarker(trimCR(lines[i]))) {
 				if isBinaryMarker(trimCR(lines[i])) {
@@ -93,8 +93,7 @@ func lexDiff(lines []string, fenced bool, defPath string, start int) []*rawFile 
 				open(i)
 			}
 			cur.sawHeader = true
-			cur.oldName = headerName(t[4:])
-			cur.newName = headerName(trimCR(lines[i+1])[4:])
+			cur.oldName, cur.newName = stripPrefixes(headerName(t[4:]), headerName(trimCR(lines[i+1])[4:]))
 			i += 2
 		case isHunkHeader(t):
 			if cur == nil {
@@ -182,6 +181,21 @@ func continuesHunk(lines []string, i int, fenced bool) bool {
 		return strings.HasPrefix(t, `\ `)
 	}
 	return fenced && !isExtHeader(t) && !strings.HasPrefix(t, "Index: ") && !strings.HasPrefix(t, "===")
+}
+
+// stripPrefixes drops git's a/ and b/ when both sides carry them (or one
+// side is /dev/null). A lone prefix is left for resolveName to judge.
+func stripPrefixes(old, new string) (string, string) {
+	oa, nb := strings.HasPrefix(old, "a/"), strings.HasPrefix(new, "b/")
+	switch {
+	case oa && nb:
+		return old[2:], new[2:]
+	case oa && new == devNull:
+		return old[2:], new
+	case nb && old == devNull:
+		return old, new[2:]
+	}
+	return old, new
 }
 
 // headerName is the name on a "---" or "+++" line, without a timestamp.

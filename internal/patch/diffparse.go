@@ -16,7 +16,7 @@ const devNull = "/dev/null"
 func parseDiffBlock(b block) ([]*edit, []Problem) {
 	var edits []*edit
 	var probs []Problem
-	for _, rf := range lexDiff(b.lines, b.fenced, blockPath(b), b.start) {
+	for _, rf := range lexDiff(b.lines, b.fenced, mentionedPath(b), b.start) {
 		name := rf.newName
 		if name == "" || name == devNull {
 			name = rf.oldName
@@ -27,6 +27,9 @@ func parseDiffBlock(b block) ([]*edit, []Problem) {
 			continue
 		case name == "":
 			probs = append(probs, Problem{Message: fmt.Sprintf("the diff at reply line %d has hunks but no file name; start each file's diff with --- a/PATH and +++ b/PATH lines", rf.line)})
+			continue
+		case isAbs(rf.oldName) || isAbs(rf.newName):
+			probs = append(probs, Problem{File: name, Message: "absolute paths are not allowed; use a path relative to the repository root"})
 			continue
 		case strings.ContainsAny(rf.oldName+rf.newName, "\"\t\n\\\x00"):
 			probs = append(probs, Problem{File: name, Message: "the file name contains quotes, tabs or backslashes; use a plain relative path"})
@@ -43,6 +46,9 @@ func parseDiffBlock(b block) ([]*edit, []Problem) {
 	}
 	return edits, probs
 }
+
+// isAbs reports whether a diff names an absolute path (other than /dev/null).
+func isAbs(name string) bool { return name != devNull && strings.HasPrefix(name, "/") }
 
 // repairAndParse renders rf as a canonical git diff and parses it with
 // go-gitdiff. It returns nil for a section that changes nothing.

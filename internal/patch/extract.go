@@ -135,6 +135,27 @@ func blockPath(b block) string {
 	return ""
 }
 
+var reBackticked = regexp.MustCompile("`([^`\\s]+)`")
+
+// mentionedPath is the one path named in backticks on the line above a
+// fence ("In `x.go`:"). It only names the file for hunks without headers,
+// which must still match that file's content.
+func mentionedPath(b block) string {
+	if p := blockPath(b); p != "" {
+		return p
+	}
+	var found []string
+	for _, m := range reBackticked.FindAllStringSubmatch(b.before, -1) {
+		if p, ok := pathLike(m[1]); ok {
+			found = append(found, p)
+		}
+	}
+	if len(found) == 1 {
+		return found[0]
+	}
+	return ""
+}
+
 var rePathChars = regexp.MustCompile(`^[A-Za-z0-9_.@+~,=\-/\\]+$`)
 
 // pathLike reports whether a line is just a file path, perhaps dressed in

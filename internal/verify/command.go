@@ -63,6 +63,11 @@ func Split(cmd string) ([]string, error) {
 	if strings.ContainsAny(cmd, "\n\r") {
 		return refuse("a newline would start a second command")
 	}
+	for _, r := range cmd {
+		if (r < 0x20 && r != '\t') || r == 0x7f {
+			return refuse(fmt.Sprintf("control character %U is not allowed", r))
+		}
+	}
 	var (
 		argv   []string
 		cur    strings.Builder
@@ -186,21 +191,32 @@ var inlineCode = map[string][]string{
 // execFlags are flags that make an allowlisted tool run a program of the
 // caller's choosing.
 var execFlags = map[string][]string{
-	"go":      {"exec", "toolexec", "vettool"},
-	"npm":     {"script-shell", "shell", "node-options"},
-	"pnpm":    {"script-shell", "shell", "node-options"},
-	"yarn":    {"script-shell", "shell", "node-options"},
-	"npx":     {"c", "call", "shell", "script-shell", "node-options"},
-	"cargo":   {"config", "Z"},
-	"make":    {"f", "file", "makefile", "eval", "E"},
-	"gradle":  {"init-script", "I"},
-	"gradlew": {"init-script", "I"},
-	"mvn":     {"s", "settings", "gs", "global-settings"},
-	"dotnet":  {"logger-path"},
-	"bundle":  {"gemfile"},
-	"mix":     {"eval"},
-	"pytest":  {"pdbcls"},
+	// -ldflags is checked for -extld separately; gccgo takes -wrapper.
+	"go": {"exec", "toolexec", "vettool", "compiler", "gccgoflags"},
+	// npm reads any config as --key=value; these name programs or config
+	// files (which could name programs) or move the project elsewhere.
+	"npm":  {"script-shell", "shell", "node-options", "userconfig", "globalconfig", "prefix", "C", "onload-script", "git", "editor", "browser", "viewer"},
+	"pnpm": {"script-shell", "shell", "node-options", "userconfig", "globalconfig", "prefix", "C", "dir", "git", "editor"},
+	"yarn": {"script-shell", "shell", "node-options", "userconfig", "globalconfig", "prefix", "cwd", "git", "editor", "use-yarnrc", "rc-filename"},
+	"npx":  {"c", "call", "shell", "script-shell", "node-options", "userconfig", "globalconfig", "prefix", "p", "package"},
+	// --manifest-path points at another crate, whose build.rs runs.
+	"cargo": {"config", "Z", "manifest-path"},
+	// -C runs another directory's Makefile.
+	"make": {"f", "file", "makefile", "eval", "E", "C", "directory", "I", "include-dir"},
+	// init scripts, settings files and a user home with init.d all run code.
+	"gradle":  {"init-script", "I", "settings-file", "c", "build-file", "b", "gradle-user-home", "g", "project-dir", "p", "include-build"},
+	"gradlew": {"init-script", "I", "settings-file", "c", "build-file", "b", "gradle-user-home", "g", "project-dir", "p", "include-build"},
+	// settings and toolchains files can name other JDKs and repositories.
+	"mvn":    {"s", "settings", "gs", "global-settings", "t", "toolchains", "gt", "global-toolchains", "f", "file"},
+	"dotnet": {"logger-path", "test-adapter-path", "a"},
+	"bundle": {"gemfile"},
+	"mix":    {"eval"},
+	"pytest": {"pdbcls", "basetemp"},
 }
+
+// jvmProperties are -D/-P system properties that choose another JVM or
+// add agents and extensions.
+var jvmProperties = []string{"jvm", "argLine", "maven.ext.class.path", "exec.executable", "org.gradle.java.home", "org.gradle.jvmargs", "java.home", "org.gradle.java.installations.paths", "javaagent"}
 
 func runsAnotherProgram(argv []string) string {
 	tool := path.Base(argv[0])
@@ -209,33 +225,127 @@ func runsAnotherProgram(argv []string) string {
 	}
 	// Interpreter options end at the first non-flag or -m: what follows
 	// belongs to the script or module (pytest's own -c is a config file).
-	for _, arg := range argv[1:] {
-		if arg == "-m" || !strings.HasPrefix(arg, "-") {
+	// Short options cluster (python -Bc, perl -ne), so every letter counts.
+	for i := 1; i < len(argv); i++ {
+		arg := argv[i]
+		if arg == "-m" || !strings.HasPrefix(arg, "-") || arg == "--" {
 			break
 		}
-		if hasFlag(arg, inlineCode[tool]) {
+		if hasFlag(arg, inlineCode[tool], true) || clusterHas(arg, inlineCode[tool], interpValueFlags[tool]) {
 			return fmt.Sprintf("%s %s runs code given on the command line", tool, arg)
 		}
+		if strings.ContainsAny(strings.TrimLeft(arg, "-"), interpValueFlags[tool]) && !strings.Contains(arg, "=") && len(arg) == 2 {
+			i++ // -W ignore: skip the value
+		}
 	}
-	for _, arg := range argv[1:] {
-		if tool == "make" && !strings.HasPrefix(arg, "-") {
-			for _, v := range []string{"SHELL=", ".SHELLFLAGS=", "MAKESHELL="} {
-				if strings.HasPrefix(arg, v) {
-					return fmt.Sprintf("make variable %s would replace the shell make runs recipes with", strings.TrimSuffix(v, "="))
+	// pytest is reached as "python -m pytest" too.
+	if (tool == "python" || tool == "python3") && len(argv) > 2 && argv[1] == "-m" {
+		tool = argv[2]
+	}
+	for i, arg := range argv[1:] {
+		if tool == "go" && (arg == "-args" || arg == "--args") {
+			break // the rest goes to the test binary, which is the repo's code
+		}
+		if tool == "cargo" && arg == "--" {
+			break // the rest goes to libtest
+		}
+		if tool == "make" && !strings.HasPrefix(arg, "-") && strings.Contains(arg, "=") {
+			return fmt.Sprintf("make variable override %s could replace the programs recipes run", arg)
+		}
+		if hasFlag(arg, execFlags[tool], attachedValues[tool]) {
+			return fmt.Sprintf("flag %s makes %s run another program", arg, tool)
+		}
+		if tool == "go" && strings.Contains(strings.TrimLeft(arg, "-"), "ldflags") {
+			if v := flagValue(argv[1:], i); strings.Contains(v, "extld") {
+				return fmt.Sprintf("flag %s %s makes the linker run another program", arg, v)
+			}
+		}
+		if (tool == "mvn" || tool == "gradle" || tool == "gradlew") && (strings.HasPrefix(arg, "-D") || strings.HasPrefix(arg, "-P")) {
+			name, _, _ := strings.Cut(arg[2:], "=")
+			for _, p := range jvmProperties {
+				if strings.EqualFold(name, p) {
+					return fmt.Sprintf("property %s could make %s run another JVM or agent", arg, tool)
 				}
 			}
 		}
-		if hasFlag(arg, execFlags[tool]) {
-			return fmt.Sprintf("flag %s makes %s run another program", arg, tool)
+		if p := outsidePath(arg); p != "" {
+			return fmt.Sprintf("argument %s names a path outside the repository (%s); commands may only use paths inside it", arg, p)
 		}
 	}
 	return ""
 }
 
+// flagValue is the value of the flag at argv[i]: after "=", or the next
+// argument.
+func flagValue(argv []string, i int) string {
+	if _, v, ok := strings.Cut(argv[i], "="); ok {
+		return v
+	}
+	if i+1 < len(argv) {
+		return argv[i+1]
+	}
+	return ""
+}
+
+// outsidePath returns the path in arg (the argument itself, or a flag's
+// value after "=") when it is absolute or climbs out with "..": a test
+// command has no business with files outside the repository. /dev/null is
+// fine.
+func outsidePath(arg string) string {
+	p := arg
+	if strings.HasPrefix(arg, "-") {
+		_, v, ok := strings.Cut(arg, "=")
+		if !ok {
+			return ""
+		}
+		p = v
+	}
+	if p == "/dev/null" {
+		return ""
+	}
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || (len(p) > 2 && p[1] == ':' && (p[2] == '/' || p[2] == '\\')) {
+		return p
+	}
+	for _, el := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if el == ".." {
+			return p
+		}
+	}
+	return ""
+}
+
+// attachedValues are the tools whose one-letter flags take their value
+// attached (-fMakefile, -Zflag, -Iinit.gradle); for the others (mvn -fae)
+// a one-letter flag matches only on its own.
+var attachedValues = map[string]bool{"make": true, "cargo": true, "gradle": true, "gradlew": true, "python": true, "python3": true}
+
+// interpValueFlags are the interpreter options that take a value, which
+// ends a cluster of short options.
+var interpValueFlags = map[string]string{"python": "WXQm", "python3": "WXQm", "perl": "IlMmxCd", "ruby": "IrCxF", "node": "r"}
+
+// clusterHas reports whether a cluster of short options (-Bc) holds one of
+// the one-letter flags before an option that takes a value.
+func clusterHas(arg string, flags []string, valueFlags string) bool {
+	if strings.HasPrefix(arg, "--") || len(arg) < 2 {
+		return false
+	}
+	for _, r := range arg[1:] {
+		for _, f := range flags {
+			if len(f) == 1 && rune(f[0]) == r {
+				return true
+			}
+		}
+		if strings.ContainsRune(valueFlags, r) {
+			return false
+		}
+	}
+	return false
+}
+
 // hasFlag reports whether arg is one of flags, given as -name, --name or
-// -name=value; a one-letter flag also matches with its value attached
-// (-fMakefile).
-func hasFlag(arg string, flags []string) bool {
+// -name=value; with attached, a one-letter flag also matches with its value
+// attached (-fMakefile).
+func hasFlag(arg string, flags []string, attached bool) bool {
 	if !strings.HasPrefix(arg, "-") || arg == "-" || arg == "--" {
 		return false
 	}
@@ -245,9 +355,37 @@ func hasFlag(arg string, flags []string) bool {
 		name = name[:i]
 	}
 	for _, f := range flags {
-		if name == f || (single && len(f) == 1 && strings.HasPrefix(name, f)) {
+		if name == f || (attached && single && len(f) == 1 && strings.HasPrefix(name, f)) {
 			return true
 		}
 	}
 	return false
+}
+
+// Join quotes argv back into one command line that Split turns into the
+// same argv: words made only of safe characters stay as they are, others
+// are single-quoted.
+func Join(argv []string) string {
+	parts := make([]string, len(argv))
+	for i, a := range argv {
+		parts[i] = quote(a)
+	}
+	return strings.Join(parts, " ")
+}
+
+func quote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-+=.,/:@%^", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

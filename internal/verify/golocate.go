@@ -1,0 +1,150 @@
+package verify
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// goLocator turns the file names go prints into paths relative to the
+// directory the command ran in.
+type goLocator struct {
+	root    string // Options.Dir, absolute
+	modRoot string // directory of the nearest go.mod at or above root
+	modPath string // its module path
+}
+
+func newGoLocator(root string) *goLocator {
+	l := &goLocator{root: root}
+	for dir := root; ; dir = filepath.Dir(dir) {
+		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
+			l.modRoot, l.modPath = dir, modulePath(data)
+			break
+		}
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	return l
+}
+
+// modulePath reads the module directive of a go.mod.
+func modulePath(gomod []byte) string {
+	sc := bufio.NewScanner(strings.NewReader(string(gomod)))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`)
+		}
+	}
+	return ""
+}
+
+var (
+	// goTestLine is the location testing prints before t.Error output.
+	goTestLine = regexp.MustCompile(`(?m)^\s+([\w.\-]+\.go):(\d+): `)
+	// goFrame is a file line of a goroutine stack trace.
+	goFrame = regexp.MustCompile(`(?m)^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+	// goCompileLine is a compiler or vet diagnostic.
+	goCompileLine = regexp.MustCompile(`(?m)^(?:vet: )?(\S+\.go):(\d+)(?::\d+)?: (.*)$`)
+)
+
+// testLocation finds where a test failed: the first stack frame inside the
+// repository for a panic, else the last file:line testing printed.
+func (l *goLocator) testLocation(pkg, out string) (string, int) {
+	if strings.Contains(out, "panic: ") || strings.Contains(out, "fatal error: ") {
+		for _, m := range goFrame.FindAllStringSubmatch(out, -1) {
+			if rel, ok := l.inside(m[1]); ok {
+				line, _ := strconv.Atoi(m[2])
+				return rel, line
+			}
+		}
+	}
+	// The last location testing printed: t.Log lines come before the
+	// error, and t.Fatal ends the test.
+	if ms := goTestLine.FindAllStringSubmatch(out, -1); ms != nil {
+		m := ms[len(ms)-1]
+		line, _ := strconv.Atoi(m[2])
+		return l.pkgFile(pkg, m[1]), line
+	}
+	return "", 0
+}
+
+// pkgFile resolves a base name testing printed to a path relative to root,
+// through the package's directory in the module.
+func (l *goLocator) pkgFile(pkg, name string) string {
+	if l.modPath == "" || (pkg != l.modPath && !strings.HasPrefix(pkg, l.modPath+"/")) {
+		return name
+	}
+	dir := filepath.Join(l.modRoot, filepath.FromSlash(strings.TrimPrefix(pkg, l.modPath)))
+	abs := filepath.Join(dir, name)
+	if _, err := os.Stat(abs); err != nil {
+		return name
+	}
+	if rel, ok := l.inside(abs); ok {
+		return rel
+	}
+	return name
+}
+
+// inside returns path relative to root (slash-separated) when it lies
+// inside root; relative paths are taken relative to root.
+func (l *goLocator) inside(path string) (string, bool) {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(l.root, path)
+	}
+	rel, err := filepath.Rel(l.root, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// goCompileFailures parses compiler and vet output (go build, go vet, or
+// the build-output of go test): one failure per package header ("# pkg"),
+// located at its first diagnostic inside root.
+func goCompileFailures(out, root string) []Failure {
+	l := &goLocator{root: root}
+	var fs []Failure
+	var cur *Failure
+	var body strings.Builder
+	flush := func() {
+		if cur != nil {
+			cur.Output = body.String()
+			fs = append(fs, *cur)
+		}
+		cur, body = nil, strings.Builder{}
+	}
+	for _, line := range strings.SplitAfter(out, "\n") {
+		if strings.HasPrefix(line, "# ") {
+			pkg := strings.Trim(importPathOnly(strings.TrimSpace(strings.TrimPrefix(line, "# "))), "[]")
+			if cur != nil && cur.Package == pkg {
+				continue // "# pkg" then "# [pkg]" from vet
+			}
+			flush()
+			cur = &Failure{Package: pkg}
+			body.WriteString(line)
+			continue
+		}
+		if cur == nil && goCompileLine.MatchString(line) {
+			cur = &Failure{}
+		}
+		if cur == nil {
+			continue
+		}
+		body.WriteString(line)
+		if cur.File == "" {
+			if m := goCompileLine.FindStringSubmatch(strings.TrimRight(line, "\n")); m != nil {
+				if rel, ok := l.inside(m[1]); ok {
+					cur.File = rel
+					cur.Line, _ = strconv.Atoi(m[2])
+				}
+			}
+		}
+	}
+	flush()
+	return fs
+}

@@ -1,0 +1,252 @@
+package verify
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"sort"
+	"strings"
+)
+
+// goEvent is one line of `go test -json` (cmd/test2json), including the
+// build-output and build-fail actions go 1.24 added.
+type goEvent struct {
+	Action      string
+	Package     string
+	Test        string
+	Output      string
+	ImportPath  string
+	FailedBuild string
+}
+
+// goTestState is what the stream said about one test.
+type goTestState struct {
+	pkg, name string
+	action    string // run, pass, fail, skip
+	out       *capBuffer
+}
+
+// goJSON consumes a `go test -json` stream. It writes the plain text of the
+// stream (what go test would have printed without -json) to out and keeps,
+// per test and per package, enough output to explain a failure.
+type goJSON struct {
+	out     io.Writer
+	partial []byte
+
+	tests     map[string]*goTestState
+	testOrder []string
+	pkgOut    map[string]*capBuffer
+	pkgOrder  []string
+	pkgFail   map[string]string // package -> FailedBuild ("" for a test failure)
+	build     map[string]*capBuffer
+	other     *capBuffer // lines that were not events: go command errors
+}
+
+// perFailureCap bounds the output kept for one test or package.
+const perFailureCap = 16 << 10
+
+// maxPartialLine is how long an unterminated line may grow before it is
+// passed on as text.
+const maxPartialLine = 1 << 20
+
+func newGoJSON(out io.Writer) *goJSON {
+	return &goJSON{
+		out:     out,
+		tests:   map[string]*goTestState{},
+		pkgOut:  map[string]*capBuffer{},
+		pkgFail: map[string]string{},
+		build:   map[string]*capBuffer{},
+		other:   newCapBuffer(perFailureCap),
+	}
+}
+
+// Write takes any chunk of the stream; events are handled line by line.
+func (g *goJSON) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			g.partial = append(g.partial, p...)
+			if len(g.partial) > maxPartialLine {
+				g.text(g.partial)
+				g.partial = g.partial[:0]
+			}
+			break
+		}
+		line := p[:i+1]
+		if len(g.partial) > 0 {
+			line = append(g.partial, line...)
+			g.partial = g.partial[:0]
+		}
+		g.line(line)
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+// Flush handles a last line without a newline.
+func (g *goJSON) Flush() {
+	if len(g.partial) > 0 {
+		g.line(g.partial)
+		g.partial = nil
+	}
+}
+
+func (g *goJSON) line(line []byte) {
+	var e goEvent
+	if len(line) == 0 || line[0] != '{' || json.Unmarshal(line, &e) != nil || e.Action == "" {
+		g.text(line)
+		return
+	}
+	switch e.Action {
+	case "build-output":
+		g.buf(g.build, e.ImportPath).Write([]byte(e.Output))
+		io.WriteString(g.out, e.Output)
+	case "run":
+		g.test(e.Package, e.Test).action = "run"
+	case "output":
+		if e.Test != "" {
+			g.test(e.Package, e.Test).out.Write([]byte(e.Output))
+		} else {
+			g.pkg(e.Package).Write([]byte(e.Output))
+		}
+		io.WriteString(g.out, e.Output)
+	case "pass", "skip", "fail":
+		if e.Test != "" {
+			g.test(e.Package, e.Test).action = e.Action
+		} else if e.Action == "fail" {
+			g.pkg(e.Package)
+			g.pkgFail[e.Package] = e.FailedBuild
+		}
+	}
+}
+
+// text is a line that is not an event: passed through and kept.
+func (g *goJSON) text(line []byte) {
+	g.out.Write(line)
+	g.other.Write(line)
+}
+
+func (g *goJSON) test(pkg, name string) *goTestState {
+	k := pkg + "\x00" + name
+	t := g.tests[k]
+	if t == nil {
+		t = &goTestState{pkg: pkg, name: name, out: newCapBuffer(perFailureCap)}
+		g.tests[k] = t
+		g.testOrder = append(g.testOrder, k)
+	}
+	return t
+}
+
+func (g *goJSON) pkg(pkg string) *capBuffer {
+	if _, ok := g.pkgOut[pkg]; !ok {
+		g.pkgOrder = append(g.pkgOrder, pkg)
+	}
+	return g.buf(g.pkgOut, pkg)
+}
+
+func (g *goJSON) buf(m map[string]*capBuffer, k string) *capBuffer {
+	b := m[k]
+	if b == nil {
+		b = newCapBuffer(perFailureCap)
+		m[k] = b
+	}
+	return b
+}
+
+// failures are the failing leaf tests, the tests still running when the
+// binary died or was killed, the packages that failed outside any test,
+// and the builds that failed, in stream order.
+func (g *goJSON) failures(loc *goLocator, killed bool) []Failure {
+	g.Flush()
+	var fs []Failure
+	hasChild := func(t *goTestState, action string) bool {
+		for _, k := range g.testOrder {
+			c := g.tests[k]
+			if c.pkg == t.pkg && c.action == action && strings.HasPrefix(c.name, t.name+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	failedTests := map[string]bool{}
+	for _, k := range g.testOrder {
+		t := g.tests[k]
+		switch {
+		case t.action == "fail" && !hasChild(t, "fail"):
+		case t.action == "run" && (killed || g.pkgFailed(t.pkg)) && !hasChild(t, "run"):
+			t.out.Write([]byte("(agentfix: this test was still running when its test binary ended or was killed)\n"))
+		default:
+			continue
+		}
+		out := t.out.String()
+		f := Failure{Test: t.name, Package: t.pkg, Output: out}
+		f.File, f.Line = loc.testLocation(t.pkg, out)
+		fs = append(fs, f)
+		failedTests[t.pkg] = true
+	}
+	seenBuild := map[string]bool{}
+	for _, pkg := range g.pkgOrder {
+		fb, failed := g.pkgFail[pkg]
+		if !failed {
+			continue
+		}
+		if fb != "" {
+			if seenBuild[fb] {
+				continue
+			}
+			seenBuild[fb] = true
+			out := ""
+			if b := g.build[fb]; b != nil {
+				out = b.String()
+			}
+			f := Failure{Package: importPathOnly(fb), Output: out}
+			if cf := goCompileFailures(out, loc.root); len(cf) > 0 {
+				f.File, f.Line = cf[0].File, cf[0].Line
+			}
+			fs = append(fs, f)
+			continue
+		}
+		if failedTests[pkg] {
+			continue
+		}
+		out := g.pkgOut[pkg].String()
+		f := Failure{Package: pkg, Output: out}
+		f.File, f.Line = loc.testLocation(pkg, out)
+		fs = append(fs, f)
+	}
+	// Builds that failed without a package event naming them (go vet of a
+	// dependency, for instance).
+	var rest []string
+	for ip := range g.build {
+		if !seenBuild[ip] && strings.Contains(g.build[ip].String(), ".go:") {
+			rest = append(rest, ip)
+		}
+	}
+	sort.Strings(rest)
+	for _, ip := range rest {
+		out := g.build[ip].String()
+		f := Failure{Package: importPathOnly(ip), Output: out}
+		if cf := goCompileFailures(out, loc.root); len(cf) > 0 {
+			f.File, f.Line = cf[0].File, cf[0].Line
+		}
+		fs = append(fs, f)
+	}
+	if len(fs) == 0 && g.other.String() != "" {
+		fs = append(fs, Failure{Output: g.other.String()})
+	}
+	return fs
+}
+
+func (g *goJSON) pkgFailed(pkg string) bool {
+	_, ok := g.pkgFail[pkg]
+	return ok
+}
+
+// importPathOnly drops the " [pkg.test]" variant suffix go adds.
+func importPathOnly(ip string) string {
+	if i := strings.IndexByte(ip, ' '); i >= 0 {
+		return ip[:i]
+	}
+	return ip
+}

@@ -1,0 +1,131 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// proc is one command to run as its own process group.
+type proc struct {
+	argv    []string
+	dir     string
+	env     []string
+	timeout time.Duration
+	grace   time.Duration
+	out     io.Writer // stdout and stderr, in order
+	// marker is a NAME=value entry added to env; every process that
+	// inherits it is killed when the command ends, even one that left the
+	// process group.
+	marker string
+}
+
+// procResult is how a proc ended.
+type procResult struct {
+	exitCode int
+	timedOut bool
+	duration time.Duration
+}
+
+// errStart says the command could not be started at all (not installed,
+// not executable): an environment problem, not a test failure.
+var errStart = errors.New("cannot start")
+
+// run starts p with an empty stdin and waits for it. At the timeout (or
+// when ctx ends) the process group gets SIGTERM, and SIGKILL after the
+// grace period. When the command ends, whatever is left of its group, and
+// every process carrying its marker, is killed: nothing outlives the run.
+func (p *proc) run(ctx context.Context) (procResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, p.timeout)
+	defer cancel()
+
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return procResult{}, fmt.Errorf("create output pipe: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, p.argv[0], p.argv[1:]...)
+	cmd.Dir = p.dir
+	cmd.Env = append(append([]string(nil), p.env...), p.marker)
+	cmd.Stdin = nil // /dev/null
+	// Both streams go to one pipe whose reader we own, so Wait returns when
+	// the process exits even if a grandchild still holds the pipe.
+	cmd.Stdout, cmd.Stderr = pw, pw
+	cmd.SysProcAttr = sysProcAttr()
+	cmd.Cancel = func() error { return signalGroup(cmd.Process.Pid, syscall.SIGTERM) }
+	// exec's own WaitDelay only kills the leader; the group kill is below.
+	cmd.WaitDelay = 0
+
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		pr.Close()
+		pw.Close()
+		return procResult{}, fmt.Errorf("%w %s: %v", errStart, p.argv[0], err)
+	}
+	pw.Close()
+	pgid := cmd.Process.Pid
+
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		io.Copy(p.out, pr)
+	}()
+
+	// SIGKILL the group once the grace period after SIGTERM is over.
+	exited := make(chan struct{})
+	go func() {
+		select {
+		case <-exited:
+		case <-ctx.Done():
+			select {
+			case <-exited:
+			case <-time.After(p.grace):
+				signalGroup(pgid, syscall.SIGKILL)
+			}
+		}
+	}()
+
+	waitErr := cmd.Wait()
+	close(exited)
+	res := procResult{duration: time.Since(start), exitCode: -1}
+	if cmd.ProcessState != nil {
+		res.exitCode = cmd.ProcessState.ExitCode()
+	}
+	res.timedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
+
+	// The leader is gone; its group and anything carrying the marker must
+	// follow, or they could keep the pipe (and the machine) busy.
+	signalGroup(pgid, syscall.SIGKILL)
+	killMarked(p.marker)
+
+	select {
+	case <-copied:
+	case <-time.After(2 * time.Second):
+		// A process we could not find still holds the pipe: stop reading.
+	}
+	pr.Close()
+	<-copied
+
+	var exitErr *exec.ExitError
+	if waitErr != nil && !errors.As(waitErr, &exitErr) && !res.timedOut && ctx.Err() == nil {
+		return res, fmt.Errorf("wait for %s: %w", p.argv[0], waitErr)
+	}
+	return res, nil
+}
+
+// signalGroup sends sig to the process group led by pgid, ignoring a group
+// that is already gone.
+func signalGroup(pgid int, sig syscall.Signal) error {
+	if pgid <= 0 {
+		return nil
+	}
+	err := syscall.Kill(-pgid, sig)
+	if errors.Is(err, syscall.ESRCH) {
+		return nil
+	}
+	return err
+}

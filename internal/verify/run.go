@@ -1,0 +1,252 @@
+// Package verify runs the allowlisted test commands that prove a fix, and
+// turns their output into failures a model (and a person) can act on.
+//
+// Commands are parsed and checked against the allowlist before anything
+// runs; they run as argv, never through a shell, each in its own process
+// group with an empty stdin, a scrubbed environment, a timeout and an
+// output cap. For go test, -json is added and the event stream parsed; the
+// other runners' standard summaries are parsed from their text.
+package verify
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Defaults for the zero values of Options.
+const (
+	DefaultTimeout   = 15 * time.Minute
+	DefaultKillGrace = 5 * time.Second
+	DefaultOutputCap = 4 << 20
+)
+
+// Options say where and how commands run.
+type Options struct {
+	// Dir is the working directory (inside the repository). Failure files
+	// are relative to it.
+	Dir string
+	// Timeout bounds each command (and each re-run); then the process group
+	// gets SIGTERM, and SIGKILL after KillGrace.
+	Timeout   time.Duration
+	KillGrace time.Duration
+	// Allow is verify.allow from the config, on top of BuiltinAllow.
+	Allow []string
+	// EnvPassthrough is verify.env_passthrough: names ScrubEnv keeps.
+	EnvPassthrough []string
+	// Environ is the base environment (os.Environ() in the CLI), scrubbed
+	// with ScrubEnv before use.
+	Environ []string
+	// OutputCap is the bytes of output kept per command, head and tail
+	// (DefaultOutputCap when 0).
+	OutputCap int
+	// Log receives the output live (for go test, the text, not the JSON).
+	// It may be nil. Write errors on it are ignored.
+	Log io.Writer
+	// Actions folds each command's output in Log into a ::group:: block and
+	// stops workflow-command processing inside it, so test output cannot
+	// issue workflow commands.
+	Actions bool
+	// FlakyReruns is how many times failing tests are re-run; a test that
+	// passes on a re-run is reported as flaky, not as a failure.
+	FlakyReruns int
+}
+
+func (o Options) withDefaults() (Options, error) {
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.KillGrace <= 0 {
+		o.KillGrace = DefaultKillGrace
+	}
+	if o.OutputCap <= 0 {
+		o.OutputCap = DefaultOutputCap
+	}
+	if o.Dir == "" {
+		o.Dir = "."
+	}
+	dir, err := filepath.Abs(o.Dir)
+	if err != nil {
+		return o, fmt.Errorf("verify: directory %s: %w", o.Dir, err)
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return o, fmt.Errorf("verify: directory %s does not exist or is not a directory", o.Dir)
+	}
+	o.Dir = dir
+	return o, nil
+}
+
+// ErrStart is wrapped by Run's error when a command could not be started
+// (not installed, not executable): fix the environment, not the code.
+var ErrStart = errStart
+
+// Run parses every command (refusing one that is not allowlisted with a
+// *RefusedError before running anything) and runs them in order. All run,
+// even after a failure, so the report is complete. The error is non-nil
+// only when a command was refused, could not be started, or ctx ended;
+// failing tests are in the report.
+func Run(ctx context.Context, cmds []string, opts Options) (*Report, error) {
+	if len(cmds) == 0 {
+		return nil, errors.New("verify: no commands to run; set verify.commands in .github/agent-fix.yml")
+	}
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	argvs := make([][]string, len(cmds))
+	for i, c := range cmds {
+		if argvs[i], err = ParseCommand(c, opts.Allow); err != nil {
+			return nil, err
+		}
+	}
+	r := &runner{opts: opts, env: ScrubEnv(opts.Environ, opts.EnvPassthrough)}
+	rep := &Report{Passed: true, Commands: []CommandResult{}, Flaky: []Failure{}}
+	for i, argv := range argvs {
+		res, err := r.runOne(ctx, argv)
+		if err == nil && !res.Passed && opts.FlakyReruns > 0 {
+			err = r.rerunFailures(ctx, cmds[i], &res)
+		}
+		if err != nil {
+			return rep, fmt.Errorf("verify: run %q: %w", cmds[i], err)
+		}
+		rep.Commands = append(rep.Commands, res)
+		rep.Flaky = append(rep.Flaky, res.Flaky...)
+		rep.Passed = rep.Passed && res.Passed
+	}
+	return rep, nil
+}
+
+// runner runs commands with one set of options and one environment.
+type runner struct {
+	opts Options
+	env  []string
+}
+
+// runOne runs argv once and parses its failures.
+func (r *runner) runOne(ctx context.Context, argv []string) (CommandResult, error) {
+	t := toolFor(argv)
+	if t == toolGoTest {
+		argv = withGoJSON(argv)
+	}
+	capture := newCapBuffer(r.opts.OutputCap)
+	var sink io.Writer = capture
+	var log *trackingWriter
+	if r.opts.Log != nil {
+		log = &trackingWriter{w: r.opts.Log, last: '\n'}
+		sink = io.MultiWriter(capture, log)
+	}
+	out := sink
+	var gj *goJSON
+	if t == toolGoTest {
+		gj = newGoJSON(sink)
+		out = gj
+	}
+	endGroup := r.startGroup(log, argv)
+	p := &proc{
+		argv: argv, dir: r.opts.Dir, env: r.env, out: out,
+		timeout: r.opts.Timeout, grace: r.opts.KillGrace,
+		marker: "AGENTFIX_VERIFY_RUN=" + randomHex(),
+	}
+	pr, err := p.run(ctx)
+	if gj != nil {
+		gj.Flush()
+	}
+	endGroup()
+	if err != nil {
+		return CommandResult{}, err
+	}
+	if ctx.Err() != nil {
+		return CommandResult{}, ctx.Err()
+	}
+	res := CommandResult{
+		Argv:       argv,
+		ExitCode:   pr.exitCode,
+		DurationMS: pr.duration.Milliseconds(),
+		TimedOut:   pr.timedOut,
+		Truncated:  capture.Truncated(),
+		Passed:     pr.exitCode == 0 && !pr.timedOut,
+		Failures:   []Failure{},
+		Output:     capture.String(),
+	}
+	if res.Passed {
+		return res, nil
+	}
+	if gj != nil {
+		res.Failures = gj.failures(newGoLocator(r.opts.Dir), pr.timedOut)
+	}
+	if len(res.Failures) == 0 {
+		res.Failures = textFailures(t, res.Output, r.opts.Dir)
+	}
+	if pr.timedOut {
+		note := fmt.Sprintf("(agentfix: killed after the %s timeout)\n", r.opts.Timeout)
+		res.Failures[len(res.Failures)-1].Output += note
+	}
+	for i := range res.Failures {
+		res.Failures[i].Output = trimMiddle(res.Failures[i].Output, perFailureCap)
+	}
+	return res, nil
+}
+
+// startGroup opens a ::group:: for argv in Actions and returns what closes
+// it. Inside, ::stop-commands:: with a random token keeps the command's own
+// output from being read as workflow commands.
+func (r *runner) startGroup(log *trackingWriter, argv []string) func() {
+	if log == nil || !r.opts.Actions {
+		return func() {}
+	}
+	token := randomHex()
+	fmt.Fprintf(log, "::group::%s\n::stop-commands::%s\n", escapeData(Join(argv)), token)
+	return func() {
+		if log.last != '\n' {
+			io.WriteString(log, "\n")
+		}
+		fmt.Fprintf(log, "::%s::\n::endgroup::\n", token)
+	}
+}
+
+// escapeData escapes a workflow command's message.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// trackingWriter remembers the last byte written and swallows write errors,
+// so a broken log never stalls the command's output pipe.
+type trackingWriter struct {
+	w    io.Writer
+	last byte
+}
+
+func (t *trackingWriter) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		t.last = p[len(p)-1]
+		t.w.Write(p)
+	}
+	return len(p), nil
+}
+
+// withGoJSON adds -json to go test unless it is there already.
+func withGoJSON(argv []string) []string {
+	for _, a := range argv[2:] {
+		if a == "-args" || a == "--args" {
+			break
+		}
+		if a == "-json" || a == "--json" || a == "-json=true" || a == "--json=true" {
+			return argv
+		}
+	}
+	out := append([]string{argv[0], argv[1], "-json"}, argv[2:]...)
+	return out
+}
+
+func randomHex() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,353 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// project copies testdata/name into a fresh directory, so runs do not
+// write into the source tree or see each other's markers.
+func project(t *testing.T, name string) string {
+	t.Helper()
+	src := filepath.Join("testdata", name)
+	dst := filepath.Join(t.TempDir(), name)
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// runIn runs cmds in dir with the test's environment plus extra.
+func runIn(t *testing.T, dir string, cmds []string, opts Options, extra ...string) *Report {
+	t.Helper()
+	opts.Dir = dir
+	if opts.Timeout == 0 {
+		opts.Timeout = 3 * time.Minute
+	}
+	opts.Environ = append(os.Environ(), extra...)
+	rep, err := Run(context.Background(), cmds, opts)
+	if err != nil {
+		t.Fatalf("Run(%q): %v", cmds, err)
+	}
+	return rep
+}
+
+func needTool(t *testing.T, name string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		t.Skipf("%s is not installed: %v", name, err)
+	}
+}
+
+func TestRunGoPassing(t *testing.T) {
+	t.Parallel()
+	rep := runIn(t, project(t, "gopass"), []string{"go test ./...", "go vet ./..."}, Options{})
+	if !rep.Passed || len(rep.Commands) != 2 {
+		t.Fatalf("report = %+v, want two passing commands", rep)
+	}
+	c := rep.Commands[0]
+	if strings.Join(c.Argv, " ") != "go test -json ./..." {
+		t.Errorf("argv = %q, want -json added after test", c.Argv)
+	}
+	if c.ExitCode != 0 || len(c.Failures) != 0 || c.TimedOut || c.Truncated {
+		t.Errorf("result = %+v", c)
+	}
+	if !strings.Contains(c.Output, "ok  \texample.com/gopass/calc") || strings.Contains(c.Output, `"Action"`) {
+		t.Errorf("output should be go test's text, not JSON:\n%s", c.Output)
+	}
+	if rep.Signature() != "" {
+		t.Errorf("a passing report has signature %q, want empty", rep.Signature())
+	}
+}
+
+func TestRunGoFailing(t *testing.T) {
+	t.Parallel()
+	dir := project(t, "gofail")
+	rep := runIn(t, dir, []string{"go test ./..."}, Options{})
+	if rep.Passed {
+		t.Fatal("report passed, want failed")
+	}
+	c := rep.Commands[0]
+	if c.ExitCode != 1 {
+		t.Errorf("exit code = %d, want 1", c.ExitCode)
+	}
+	got := map[string]Failure{}
+	for _, f := range c.Failures {
+		got[f.Test] = f
+	}
+	if len(got) != 2 {
+		t.Fatalf("failures = %+v, want TestSub and TestTable/one", c.Failures)
+	}
+	sub := got["TestSub"]
+	if sub.Package != "example.com/gofail/calc" || sub.File != "calc/calc_test.go" || sub.Line != 14 {
+		t.Errorf("TestSub = %+v, want package example.com/gofail/calc at calc/calc_test.go:14", sub)
+	}
+	if !strings.Contains(sub.Output, "Sub(3, 1) = 4, want 2") || !strings.Contains(sub.Output, "checking Sub") {
+		t.Errorf("TestSub output lacks the log and the error:\n%s", sub.Output)
+	}
+	if f, ok := got["TestTable/one"]; !ok || f.Line != 25 {
+		t.Errorf("TestTable/one = %+v, want a leaf failure at line 25", f)
+	}
+	if _, ok := got["TestTable"]; ok {
+		t.Error("the parent TestTable is reported besides its failing subtest")
+	}
+	if _, ok := got["TestAdd"]; ok {
+		t.Error("passing TestAdd reported as failing")
+	}
+	target, ok := Targeted("go test ./...", c.Failures)
+	if want := "go test ./calc -run '^(TestSub|TestTable)$'"; !ok || target != want {
+		t.Errorf("Targeted = %q, %v; want %q", target, ok, want)
+	}
+	// The targeted command finds the same failures, so the signature holds.
+	again := runIn(t, dir, []string{target}, Options{})
+	if again.Signature() != rep.Signature() || rep.Signature() == "" {
+		t.Errorf("signature of the targeted re-run %q != %q", again.Signature(), rep.Signature())
+	}
+}
+
+func TestRunGoPanic(t *testing.T) {
+	t.Parallel()
+	rep := runIn(t, project(t, "gopanic"), []string{"go test ./..."}, Options{})
+	fs := rep.Commands[0].Failures
+	if rep.Passed || len(fs) != 1 {
+		t.Fatalf("failures = %+v, want one", fs)
+	}
+	f := fs[0]
+	// The location is the frame that dereferenced nil, not the test.
+	if f.Test != "TestLookup" || f.File != "panic_test.go" || f.Line != 10 {
+		t.Errorf("failure = %s %s:%d, want TestLookup at panic_test.go:10", f.Test, f.File, f.Line)
+	}
+	if !strings.Contains(f.Output, "nil pointer dereference") {
+		t.Errorf("output lacks the panic:\n%s", f.Output)
+	}
+}
+
+func TestRunGoBuildFailure(t *testing.T) {
+	t.Parallel()
+	dir := project(t, "gobuild")
+	for _, cmd := range []string{"go test ./...", "go build ./...", "go vet ./..."} {
+		rep := runIn(t, dir, []string{cmd}, Options{})
+		fs := rep.Commands[0].Failures
+		if rep.Passed || len(fs) == 0 {
+			t.Fatalf("%s: failures = %+v, want a build failure", cmd, fs)
+		}
+		f := fs[0]
+		if f.File != "build.go" || f.Line != 6 || !strings.Contains(f.Output, "undefined: tw") {
+			t.Errorf("%s: failure = %+v, want build.go:6 undefined: tw", cmd, f)
+		}
+		if f.Package != "example.com/gobuild" {
+			t.Errorf("%s: package = %q", cmd, f.Package)
+		}
+	}
+}
+
+func TestRunGoHangIsKilledWithItsChildren(t *testing.T) {
+	t.Parallel()
+	dir := project(t, "gohang")
+	// Build once first, so the timeout measures the hang, not the compiler.
+	warm := exec.Command("go", "test", "-count=1", "-run", "^$", "./...")
+	warm.Dir = dir
+	if out, err := warm.CombinedOutput(); err != nil {
+		t.Fatalf("warm-up build: %v\n%s", err, out)
+	}
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	rep := runIn(t, dir, []string{"go test ./..."}, Options{Timeout: 8 * time.Second, KillGrace: 500 * time.Millisecond}, "HANG_PIDFILE="+pidfile)
+	c := rep.Commands[0]
+	if rep.Passed || !c.TimedOut {
+		t.Fatalf("result = %+v, want timed out", c)
+	}
+	data, err := os.ReadFile(pidfile)
+	if err != nil {
+		t.Fatalf("the hanging test never started before the timeout: %v\n%s", err, c.Output)
+	}
+	for _, field := range strings.Fields(string(data)) {
+		if alive(field) {
+			t.Errorf("process %s outlived the run (pids: %s)", field, data)
+		}
+	}
+	if len(c.Failures) != 1 || c.Failures[0].Test != "TestHang" || !strings.Contains(c.Failures[0].Output, "timeout") {
+		t.Errorf("failures = %+v, want TestHang, still running at the timeout", c.Failures)
+	}
+}
+
+// alive reports whether pid is a process that is not a zombie.
+func alive(pid string) bool {
+	stat, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return false
+	}
+	// The state follows the parenthesised command name.
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
+
+func TestRunOutputIsCapped(t *testing.T) {
+	t.Parallel()
+	rep := runIn(t, project(t, "gobig"), []string{"go test ./..."}, Options{OutputCap: 1 << 20})
+	c := rep.Commands[0]
+	if !c.Truncated {
+		t.Fatal("50 MB of output not marked truncated")
+	}
+	if len(c.Output) > 1<<20+200 {
+		t.Errorf("kept %d bytes, cap is 1 MiB", len(c.Output))
+	}
+	for _, want := range []string{"line 00000 ", "line 51199 ", "agentfix cut", "printed 50 MB"} {
+		if !strings.Contains(c.Output, want) {
+			t.Errorf("capped output lacks %q", want)
+		}
+	}
+	if len(c.Failures) != 1 || len(c.Failures[0].Output) > perFailureCap+200 || !strings.Contains(c.Failures[0].Output, "printed 50 MB") {
+		t.Errorf("failure output not trimmed to its cap, or lost its tail")
+	}
+}
+
+func TestRunHidesTokens(t *testing.T) {
+	t.Parallel()
+	secrets := []string{
+		"GITHUB_TOKEN=ghs_secret0000000001", "GH_TOKEN=ghs_secret0000000002",
+		"ACTIONS_RUNTIME_TOKEN=secret0000000003", "ACTIONS_ID_TOKEN_REQUEST_TOKEN=secret0000000004",
+		"AWS_SECRET_ACCESS_KEY=secret0000000005", "NPM_TOKEN=secret0000000006",
+		"INPUT_GITHUB-TOKEN=ghs_secret0000000001", "COPY_OF_TOKEN_VALUE=ghs_secret0000000001",
+		"AGENTFIX_VISIBLE=plain-value",
+	}
+	rep := runIn(t, project(t, "gotoken"), []string{"go test -count=1 ./..."}, Options{}, secrets...)
+	c := rep.Commands[0]
+	if !rep.Passed {
+		t.Errorf("the test saw a secret:\n%s", c.Output)
+	}
+	if !strings.Contains(c.Output, "AGENTFIX_VISIBLE=plain-value") {
+		t.Fatalf("the test did not print its environment, so this test proves nothing:\n%s", c.Output)
+	}
+	if strings.Contains(c.Output, "secret00") {
+		t.Errorf("a secret value reached the output:\n%s", c.Output)
+	}
+}
+
+func TestRunFlaky(t *testing.T) {
+	t.Parallel()
+	dir := project(t, "goflaky")
+	marker := "FLAKY_MARKER=" + filepath.Join(t.TempDir(), "ran-once")
+	rep := runIn(t, dir, []string{"go test -count=1 ./..."}, Options{FlakyReruns: 1}, marker)
+	if !rep.Passed || len(rep.Flaky) != 1 || rep.Flaky[0].Test != "TestFlaky" {
+		t.Fatalf("report = %+v, want passed with TestFlaky flaky", rep)
+	}
+	if c := rep.Commands[0]; c.ExitCode != 1 || len(c.Failures) != 0 {
+		t.Errorf("command = exit %d, failures %+v; want the first exit code and no failures", c.ExitCode, c.Failures)
+	}
+
+	// Without re-runs the same test is a failure.
+	marker = "FLAKY_MARKER=" + filepath.Join(t.TempDir(), "ran-once")
+	rep = runIn(t, dir, []string{"go test -count=1 ./..."}, Options{}, marker)
+	if rep.Passed || len(rep.Flaky) != 0 {
+		t.Errorf("without re-runs: report = %+v, want failed", rep)
+	}
+}
+
+func TestRunRealFailureIsNotFlaky(t *testing.T) {
+	t.Parallel()
+	rep := runIn(t, project(t, "gofail"), []string{"go test ./calc"}, Options{FlakyReruns: 2})
+	if rep.Passed || len(rep.Flaky) != 0 || len(rep.Commands[0].Failures) != 2 {
+		t.Errorf("report = %+v, want two failures and nothing flaky", rep)
+	}
+}
+
+func TestRunPytest(t *testing.T) {
+	t.Parallel()
+	needTool(t, "pytest")
+	dir := project(t, "pytest")
+	rep := runIn(t, dir, []string{"pytest -p no:cacheprovider"}, Options{}, "PYTHONDONTWRITEBYTECODE=1")
+	fs := rep.Commands[0].Failures
+	want := []Failure{
+		{Test: "tests/test_calc.py::test_sub", Package: "tests/test_calc.py", File: "tests/test_calc.py", Line: 11},
+		{Test: "tests/test_calc.py::test_sub_table[1-1-0]", Package: "tests/test_calc.py", File: "tests/test_calc.py", Line: 16},
+		{Test: "tests/test_calc.py::TestCalc::test_method", Package: "tests/test_calc.py", File: "tests/test_calc.py", Line: 21},
+	}
+	if len(fs) != len(want) {
+		t.Fatalf("failures = %+v, want %d\n%s", fs, len(want), rep.Commands[0].Output)
+	}
+	for i, w := range want {
+		got := fs[i]
+		got.Output = ""
+		if got != w {
+			t.Errorf("failure %d = %+v, want %+v", i, got, w)
+		}
+	}
+	if !strings.Contains(fs[0].Output, "assert 4 == 2") {
+		t.Errorf("output of test_sub lacks the assertion:\n%s", fs[0].Output)
+	}
+	target, ok := Targeted("pytest -p no:cacheprovider", fs)
+	if !ok {
+		t.Fatal("no targeted pytest command")
+	}
+	again := runIn(t, dir, []string{target}, Options{}, "PYTHONDONTWRITEBYTECODE=1")
+	if again.Signature() != rep.Signature() || !strings.Contains(again.Commands[0].Output, "3 failed in") {
+		t.Errorf("targeted %q: signature %q != %q or did not run only the 3 failures:\n%s", target, again.Signature(), rep.Signature(), again.Commands[0].Output)
+	}
+}
+
+func TestRunNodeTest(t *testing.T) {
+	t.Parallel()
+	needTool(t, "node")
+	needTool(t, "npm")
+	dir := project(t, "node")
+	for _, tc := range []struct {
+		cmd   string
+		allow []string
+	}{{"npm test", nil}, {"node --test", []string{"node --test"}}} {
+		rep := runIn(t, dir, []string{tc.cmd}, Options{Allow: tc.allow})
+		fs := rep.Commands[0].Failures
+		if rep.Passed || len(fs) != 2 {
+			t.Fatalf("%s: failures = %+v, want sub and table > sub one\n%s", tc.cmd, fs, rep.Commands[0].Output)
+		}
+		if fs[0].Test != "sub" || fs[0].File != "test/calc.test.js" || fs[0].Line != 10 {
+			t.Errorf("%s: first failure = %+v, want sub at test/calc.test.js:10", tc.cmd, fs[0])
+		}
+		if fs[1].Test != "table > sub one" || fs[1].Line != 18 {
+			t.Errorf("%s: second failure = %+v, want 'table > sub one' at line 18", tc.cmd, fs[1])
+		}
+	}
+}
+
+func TestRunRefusesBeforeRunningAnything(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	_, err := Run(context.Background(), []string{"go version", "touch " + marker}, Options{Dir: dir})
+	var refused *RefusedError
+	if !errors.As(err, &refused) {
+		t.Fatalf("err = %v, want *RefusedError", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a command ran although another was refused")
+	}
+}
+
+func TestRunMissingTool(t *testing.T) {
+	t.Parallel()
+	_, err := Run(context.Background(), []string{"agentfix-no-such-tool test"}, Options{Dir: t.TempDir(), Allow: []string{"agentfix-no-such-tool test"}})
+	if !errors.Is(err, ErrStart) || !strings.Contains(err.Error(), "agentfix-no-such-tool") {
+		t.Errorf("err = %v, want ErrStart naming the tool", err)
+	}
+}

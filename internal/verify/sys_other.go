@@ -1,0 +1,14 @@
+//go:build unix && !linux
+
+package verify
+
+import "syscall"
+
+// sysProcAttr puts the command in its own process group.
+func sysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true}
+}
+
+// killMarked is Linux-only (it reads /proc); elsewhere the process group
+// kill is all there is.
+func killMarked(string) {}

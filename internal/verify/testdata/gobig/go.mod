@@ -1,0 +1,3 @@
+module example.com/gobig
+
+go 1.22

@@ -1,0 +1,5 @@
+package other
+
+import "testing"
+
+func TestFine(t *testing.T) {}

@@ -1,0 +1,3 @@
+module example.com/goflaky
+
+go 1.22

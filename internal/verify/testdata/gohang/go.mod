@@ -1,0 +1,3 @@
+module example.com/gohang
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/gopanic
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/gopass
+
+go 1.22

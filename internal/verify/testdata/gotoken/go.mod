@@ -1,0 +1,3 @@
+module example.com/gotoken
+
+go 1.22

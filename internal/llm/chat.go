@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"time"
 
@@ -138,8 +139,7 @@ func (c *Client) chatOnce(ctx context.Context, req *api.ChatRequest) (*Response,
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		// Plain errors here are a partial JSON line or an {"error": …} line.
-		return nil, fmt.Errorf("chat stream: %w", err)
+		return nil, describeStreamError(err)
 	}
 	if final == nil {
 		// The client returns nil when the context ends mid-stream, and when
@@ -158,4 +158,24 @@ func (c *Client) chatOnce(ctx context.Context, req *api.ChatRequest) (*Response,
 		ServerDuration:   final.TotalDuration,
 		DoneReason:       final.DoneReason,
 	}, nil
+}
+
+// describeStreamError says what a plain error from the api client's stream
+// reader means: it returns a line it could not decode as the error text,
+// and the message of an {"error": …} line inside a 200 stream.
+func describeStreamError(err error) error {
+	var se api.StatusError
+	var ae api.AuthorizationError
+	var ne net.Error
+	if errors.As(err, &se) || errors.As(err, &ae) || errors.As(err, &ne) {
+		return err
+	}
+	msg := err.Error()
+	if strings.HasPrefix(msg, "{") {
+		if len(msg) > 80 {
+			msg = msg[:80] + "…"
+		}
+		return fmt.Errorf("the reply stream was cut in the middle of a line (%s): %w", msg, errCutMidLine)
+	}
+	return fmt.Errorf("the server reported an error in the middle of the reply: %w", err)
 }

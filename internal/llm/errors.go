@@ -44,7 +44,7 @@ type TimeoutError struct {
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("Ollama at %s: %s did not finish within %s (%d attempts); raise ollama.timeout or use a smaller model",
+	return fmt.Sprintf("Ollama at %s: %s did not finish within %s on the last of %d attempts; raise ollama.timeout or use a smaller model",
 		e.Host, subject(e.Model), e.Timeout, e.Attempts)
 }
 

@@ -29,6 +29,9 @@ var (
 // the ollama/api client returns nil for it.
 var errIncomplete = errors.New("the reply stream ended without its final done chunk")
 
+// errCutMidLine marks a stream that ended inside a JSON line.
+var errCutMidLine = errors.New("cut mid-line")
+
 // errTimeout marks an attempt that ran into the per-request timeout.
 var errTimeout = errors.New("request timed out")
 
@@ -45,7 +48,7 @@ const (
 // mid-line or an {"error": …} line inside a 200 stream come back as plain
 // errors, so the message matters as much as the type.
 func classify(err error) failureKind {
-	if errors.Is(err, errTimeout) || errors.Is(err, errIncomplete) {
+	if errors.Is(err, errTimeout) || errors.Is(err, errIncomplete) || errors.Is(err, errCutMidLine) {
 		return transient
 	}
 	var se api.StatusError

@@ -94,3 +94,13 @@ func (r *Repo) Switch(ctx context.Context, name string) error {
 func (r *Repo) Show(ctx context.Context, rev, path string) (string, error) {
 	return git(ctx, r.Root, "show", rev+":"+filepath.ToSlash(path))
 }
+
+// GitDir is the absolute path of the repository's git directory (.git, or
+// where a linked worktree's .git file points).
+func (r *Repo) GitDir(ctx context.Context) (string, error) {
+	out, err := git(ctx, r.Root, "rev-parse", "--absolute-git-dir")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(out), nil
+}

@@ -1,0 +1,129 @@
+// Package agent is the plan → patch → verify loop: it turns a task (an
+// issue's text or failing checks) into a diff that the configured verify
+// commands prove, driving an Ollama model. Every transition of its small
+// state machine, every prompt, reply, patch and check goes into the session
+// record, which Replay can re-run without a model server.
+package agent
+
+import (
+	"io"
+
+	"github.com/agentfix/agentfix/internal/config"
+	"github.com/agentfix/agentfix/internal/verify"
+)
+
+// Task is what to fix.
+type Task struct {
+	// Title and Body are the issue's text (or the --task text as Title).
+	Title string `json:"title,omitempty"`
+	Body  string `json:"body,omitempty"`
+	// Failing is a verify report the caller already ran (nightly, /agent
+	// check, --failing). A task with no title, body or report means: run
+	// the verify commands first, and their failures are the task.
+	Failing *verify.Report `json:"failing,omitempty"`
+}
+
+// Job is one run of the loop.
+type Job struct {
+	// Repo is the repository root (or any directory in the work tree).
+	Repo   string
+	Config *config.Config
+	Task   Task
+	// Model answers chat requests; *llm.Client satisfies it, Replay
+	// supplies the recorded replies.
+	Model Model
+	// Session receives the JSON Lines record; nil records nothing.
+	Session io.Writer
+	// Log receives progress for a person; nil discards it.
+	Log io.Writer
+	// Environ is the base environment of the verify commands (verify
+	// scrubs secrets from it).
+	Environ []string
+	// Version is agentfix's version, for the record.
+	Version string
+	// Actions folds verify output in Log into ::group:: blocks (GitHub
+	// Actions logs).
+	Actions bool
+}
+
+// Results of a run.
+const (
+	Fixed       = "fixed"
+	NothingToDo = "nothing-to-do"
+	NotFixed    = "not-fixed"
+)
+
+// Stop reasons: why the loop ended.
+const (
+	StopVerified    = "verified"      // the full verify commands pass
+	StopNothingToDo = "nothing-to-do" // the checks passed before any change
+	StopMaxRounds   = "max-rounds"    // limits.max_rounds used up
+	StopWallTime    = "wall-time"     // limits.wall_time used up
+	StopSameDiff    = "same-diff"     // the model proposed a diff it had proposed before
+	StopSameFailure = "same-failure"  // the same failure signature three rounds running
+	StopInterrupted = "interrupted"   // SIGINT/SIGTERM, or the caller cancelled
+	StopError       = "error"         // an unrecoverable error; StopDetail says which
+)
+
+// Seed is the sampling seed of every request: with temperature 0 it makes
+// the same prompt give the same reply.
+const Seed = 42
+
+// Limits of the loop that are not configurable.
+const (
+	sameFailureRounds = 3    // rounds with one failure signature that trip the breaker
+	planAttempts      = 3    // one plan request and two retries with the error
+	diffAttempts      = 2    // unified-diff attempts per round before SEARCH/REPLACE
+	feedbackBytes     = 6000 // cap on a verify summary fed back to the model
+	patchReplyTokens  = 4096 // reply room for a patch
+	planReplyTokens   = 1024 // reply room for a plan
+	reviewReplyTokens = 512  // reply room for a reviewer's verdict
+	minBudget         = 1024 // smallest context pack, in tokens
+	maxBudget         = 12288
+	reservedTokens    = 6144 // prompt room kept for the task and the conversation
+)
+
+// Result is the outcome of Run.
+type Result struct {
+	// Result is Fixed, NothingToDo or NotFixed.
+	Result string `json:"result"`
+	// Rounds is how many patch rounds ran.
+	Rounds int `json:"rounds"`
+	// Diff is the verified fix, or the best attempt when not fixed.
+	Diff string `json:"diff"`
+	// Files are the files Diff touches.
+	Files []string `json:"files"`
+	// Plan is the model's plan, nil when it gave no valid one.
+	Plan *Plan `json:"plan,omitempty"`
+	// Verify is the last check report (the full commands when fixed).
+	Verify *verify.Report `json:"verify"`
+	// Before is the report of the failing checks the task started from.
+	Before  *verify.Report `json:"before,omitempty"`
+	Timings Timings        `json:"timings"`
+	Tokens  Tokens         `json:"tokens"`
+	// StopReason is one of the Stop* constants; StopDetail says more.
+	StopReason string `json:"stop_reason"`
+	StopDetail string `json:"stop_detail,omitempty"`
+	// Model and Digest identify the model that wrote the fix.
+	Model  string `json:"model"`
+	Digest string `json:"digest,omitempty"`
+	// Head is the commit the run started from.
+	Head string `json:"head"`
+}
+
+// Timings are where the run's wall time went, in milliseconds.
+type Timings struct {
+	ModelMS  int64 `json:"model_ms"`
+	VerifyMS int64 `json:"verify_ms"`
+	TotalMS  int64 `json:"total_ms"`
+}
+
+// OverheadMS is the time agentfix itself took: the total minus model and
+// verify time.
+func (t Timings) OverheadMS() int64 { return t.TotalMS - t.ModelMS - t.VerifyMS }
+
+// Tokens are the tokens the model read and wrote over the run.
+type Tokens struct {
+	Prompt     int `json:"prompt"`
+	Completion int `json:"completion"`
+}

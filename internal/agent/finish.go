@@ -1,0 +1,68 @@
+package agent
+
+import (
+	"context"
+	"time"
+
+	"github.com/agentfix/agentfix/internal/session"
+)
+
+// ResultEvent is the last event of a session record.
+type ResultEvent struct {
+	Result     string              `json:"result"`
+	StopReason string              `json:"stop_reason"`
+	StopDetail string              `json:"stop_detail,omitempty"`
+	Rounds     int                 `json:"rounds"`
+	Diff       string              `json:"diff"`
+	Files      []string            `json:"files"`
+	Ranges     []session.RangeHash `json:"ranges,omitempty"`
+	Timings    Timings             `json:"timings"`
+	Tokens     Tokens              `json:"tokens"`
+}
+
+// finish settles the result: a fix stays in the work tree, anything else is
+// undone. The result event and the final transition close the record.
+func (r *run) finish(ctx context.Context, result, reason, detail string) (*Result, error) {
+	if result != Fixed {
+		if err := r.restore(ctx); err != nil {
+			detail += "; restoring the work tree failed: " + err.Error()
+		}
+	}
+	r.res.Result, r.res.StopReason, r.res.StopDetail = result, reason, detail
+	r.res.Rounds = r.round
+	r.res.Diff, r.res.Files = r.best.diff, r.best.files
+	if r.res.Files == nil {
+		r.res.Files = []string{}
+	}
+	if r.best.report != nil {
+		r.res.Verify = r.best.report
+	}
+	if result == NothingToDo {
+		r.res.Verify = r.before
+	}
+	r.res.Timings.TotalMS = time.Since(r.begin).Milliseconds()
+	r.record("result", ResultEvent{
+		Result: result, StopReason: reason, StopDetail: detail, Rounds: r.res.Rounds,
+		Diff: r.res.Diff, Files: r.res.Files, Ranges: session.RangeHashes(r.res.Diff),
+		Timings: r.res.Timings, Tokens: r.res.Tokens,
+	})
+	r.enter(StateDone, reason+": "+detail)
+	res := r.res
+	return &res, nil
+}
+
+// reset puts the work tree back to the checkpoint after a failed round.
+func (r *run) reset(ctx context.Context) error {
+	return r.restore(ctx)
+}
+
+// restore undoes whatever the loop changed, even when ctx is done (an
+// interrupted run must still leave the tree as it found it).
+func (r *run) restore(ctx context.Context) error {
+	if r.repo == nil || r.cp == nil {
+		return nil
+	}
+	err := r.repo.Restore(context.WithoutCancel(ctx), r.cp, r.touched...)
+	r.touched = nil
+	return err
+}

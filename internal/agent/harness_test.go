@@ -1,0 +1,166 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentfix/agentfix/internal/config"
+	"github.com/agentfix/agentfix/internal/llm"
+	"github.com/agentfix/agentfix/internal/ollamafake"
+	"github.com/agentfix/agentfix/internal/session"
+)
+
+const testModel = "qwen2.5-coder:14b"
+
+// harness is one loop under test: a real git repository copied from
+// testdata, the fake Ollama server behind the real client, and the real
+// patch engine and verifier.
+type harness struct {
+	t       *testing.T
+	repo    string
+	srv     *ollamafake.Server
+	client  *llm.Client
+	cfg     *config.Config
+	record  bytes.Buffer
+	log     bytes.Buffer
+	timeout time.Duration
+}
+
+func newHarness(t *testing.T, project string) *harness {
+	t.Helper()
+	h := &harness{t: t, repo: copyRepo(t, filepath.Join("testdata", "repos", project)), timeout: 30 * time.Second}
+	h.srv = ollamafake.New(t, ollamafake.Model{Name: testModel, ContextLength: 32768})
+	h.cfg = config.Default()
+	h.cfg.Model = testModel
+	h.cfg.Verify.Commands = []string{"go test ./..."}
+	h.cfg.Verify.FlakyReruns = 0
+	h.cfg.Limits.MaxRounds = 3
+	return h
+}
+
+// newClient is the real Ollama client pointed at the fake, retrying
+// without waiting.
+func (h *harness) newClient() *llm.Client {
+	c, err := llm.New(h.srv.URL, llm.Options{
+		Timeout: h.timeout,
+		Sleep:   func(ctx context.Context, d time.Duration) error { return ctx.Err() },
+		Seed:    Seed,
+	})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return c
+}
+
+func (h *harness) job(task Task) Job {
+	return Job{Repo: h.repo, Config: h.cfg, Task: task, Model: h.newClient(), Session: &h.record, Log: &h.log, Environ: os.Environ(), Version: "test"}
+}
+
+// run runs the loop and fails the test on an error.
+func (h *harness) run(ctx context.Context, task Task) *Result {
+	h.t.Helper()
+	res, err := Run(ctx, h.job(task))
+	if err != nil {
+		h.t.Fatalf("Run: %v\nlog:\n%s", err, h.log.String())
+	}
+	return res
+}
+
+// events returns the session record written so far.
+func (h *harness) events() []session.Event {
+	h.t.Helper()
+	ev, err := session.Read(bytes.NewReader(h.record.Bytes()))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return ev
+}
+
+// file returns a file of the work tree.
+func (h *harness) file(name string) string {
+	h.t.Helper()
+	b, err := os.ReadFile(filepath.Join(h.repo, name))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// original returns a file as committed.
+func (h *harness) original(name string) string {
+	return gitOut(h.t, h.repo, "show", "HEAD:"+name)
+}
+
+// assertPristine fails unless the work tree is exactly as committed.
+func (h *harness) assertPristine() {
+	h.t.Helper()
+	if st := gitOut(h.t, h.repo, "status", "--porcelain", "--untracked-files=all"); st != "" {
+		h.t.Errorf("work tree not back where it started:\n%s", st)
+	}
+}
+
+// copyRepo copies a testdata project into a temporary git repository with
+// one commit.
+func copyRepo(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if info.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gitOut(t, dst, "init", "--quiet", "--initial-branch=main")
+	gitOut(t, dst, "add", "--all")
+	gitOut(t, dst, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "initial")
+	return dst
+}
+
+func gitOut(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, errb.String())
+	}
+	return out.String()
+}
+
+// reply reads a scripted reply from testdata/replies, fenced the way
+// models usually answer.
+func reply(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "replies", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasSuffix(name, ".diff") {
+		return "Here is the fix:\n\n```diff\n" + string(b) + "```\n"
+	}
+	return string(b)
+}
+
+const planReply = `{"files": ["sum.go"], "steps": ["Start the loop in Sum at index 0 so the first element is added."]}`
+
+var _ = io.Discard

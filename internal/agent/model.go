@@ -1,0 +1,113 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/agentfix/agentfix/internal/llm"
+)
+
+// Model is what the loop needs of a model server. *llm.Client is one;
+// Replay answers with the replies a session recorded.
+type Model interface {
+	// ModelInfo describes a model, or fails with *llm.ModelMissingError or
+	// *llm.UnreachableError.
+	ModelInfo(ctx context.Context, model string) (*llm.ModelInfo, error)
+	// Chat sends one request and returns the whole reply.
+	Chat(ctx context.Context, req llm.Request) (*llm.Response, error)
+}
+
+var _ Model = (*llm.Client)(nil)
+
+// Chat is a session event: one request to the model and its reply, in full.
+type Chat struct {
+	// Purpose is "plan", "patch" or "review".
+	Purpose          string          `json:"purpose"`
+	Round            int             `json:"round,omitempty"`
+	Attempt          int             `json:"attempt"`
+	Model            string          `json:"model"`
+	Messages         []llm.Message   `json:"messages"`
+	Format           json.RawMessage `json:"format,omitempty"`
+	NumCtx           int             `json:"num_ctx"`
+	MaxReplyTokens   int             `json:"max_reply_tokens"`
+	Reply            string          `json:"reply"`
+	PromptTokens     int             `json:"prompt_tokens"`
+	CompletionTokens int             `json:"completion_tokens"`
+	Attempts         int             `json:"attempts"`
+	DurationMS       int64           `json:"duration_ms"`
+	Error            string          `json:"error,omitempty"`
+}
+
+// chatCall is one request the loop wants to make.
+type chatCall struct {
+	purpose  string
+	attempt  int
+	model    string
+	messages []llm.Message
+	format   json.RawMessage
+	maxReply int
+}
+
+// chat sends c, records it, and returns the reply's text.
+func (r *run) chat(ctx context.Context, c chatCall) (string, error) {
+	msgs := r.fit(c.messages, c.maxReply)
+	req := llm.Request{Model: c.model, Messages: msgs, Format: c.format, NumCtx: r.cfg.Ollama.NumCtx, MaxReplyTokens: c.maxReply}
+	start := time.Now()
+	resp, err := r.job.Model.Chat(ctx, req)
+	took := time.Since(start)
+	r.res.Timings.ModelMS += took.Milliseconds()
+	ev := Chat{
+		Purpose: c.purpose, Round: r.round, Attempt: c.attempt, Model: c.model,
+		Messages: msgs, Format: c.format, NumCtx: req.NumCtx, MaxReplyTokens: c.maxReply,
+		DurationMS: took.Milliseconds(),
+	}
+	if err != nil {
+		ev.Error = err.Error()
+		r.record("chat", ev)
+		return "", fmt.Errorf("chat with %s: %w", c.model, err)
+	}
+	if ctx.Err() != nil {
+		// A stream cut by cancellation can come back as a short reply.
+		return "", ctx.Err()
+	}
+	ev.Reply, ev.NumCtx, ev.Attempts = resp.Content, resp.NumCtx, resp.Attempts
+	ev.PromptTokens, ev.CompletionTokens = resp.PromptTokens, resp.CompletionTokens
+	r.res.Tokens.Prompt += resp.PromptTokens
+	r.res.Tokens.Completion += resp.CompletionTokens
+	r.logf("%s reply: %d tokens in %s", c.purpose, resp.CompletionTokens, took.Round(time.Millisecond))
+	return resp.Content, r.record("chat", ev)
+}
+
+// fit drops the oldest exchanges after the fixed prefix until the prompt
+// and the reply fit the model's window; the prefix and the last message are
+// always kept. Cutting here, not at the server, keeps the front of the
+// prompt: Ollama silently drops the front of a prompt that does not fit.
+func (r *run) fit(msgs []llm.Message, maxReply int) []llm.Message {
+	window := r.window()
+	if window <= 0 || llm.EstimateTokens(msgs)+maxReply <= window {
+		return msgs
+	}
+	fixed := min(r.fixed, len(msgs)-1)
+	out := append([]llm.Message(nil), msgs...)
+	for len(out) > fixed+1 && llm.EstimateTokens(out)+maxReply > window {
+		n := 2 // a user message and the reply to it
+		if len(out)-fixed-1 < n {
+			n = len(out) - fixed - 1
+		}
+		out = append(out[:fixed], out[fixed+n:]...)
+	}
+	return out
+}
+
+// window is the context window requests must fit in.
+func (r *run) window() int {
+	if r.cfg.Ollama.NumCtx > 0 {
+		return r.cfg.Ollama.NumCtx
+	}
+	if r.info != nil {
+		return r.info.ContextLength
+	}
+	return 0
+}

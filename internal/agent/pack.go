@@ -1,0 +1,78 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	repoctx "github.com/agentfix/agentfix/internal/context"
+	"github.com/agentfix/agentfix/internal/verify"
+)
+
+// Packed is a session event: what context the model was given.
+type Packed struct {
+	Budget     int            `json:"budget"`
+	Query      string         `json:"query"`
+	Files      []repoctx.File `json:"files"`
+	TokensUsed int            `json:"tokens_used"`
+	RepoFiles  int            `json:"repo_files"`
+	TookMS     int64          `json:"took_ms"`
+}
+
+// pack builds the repository context for the task and starts the
+// conversation with the stable prefix.
+func (r *run) pack(ctx context.Context) (*repoctx.Pack, error) {
+	if err := r.enter(StateContext, ""); err != nil {
+		return nil, err
+	}
+	r.task = taskText(r.job.Task, r.before)
+	query := taskQuery(r.job.Task, r.before)
+	budget := contextBudget(r.window())
+	p, err := repoctx.Build(ctx, r.repo.Root, query, repoctx.Options{Budget: budget})
+	if err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	r.conv = prefix(p.Text(), r.task)
+	r.fixed = len(r.conv)
+	r.logf("context: %d files, %d tokens of %d", len(p.Files), p.TokensUsed, budget)
+	return p, r.record("context", Packed{Budget: budget, Query: query, Files: p.Files, TokensUsed: p.TokensUsed, RepoFiles: p.RepoFiles, TookMS: p.TookMS})
+}
+
+// contextBudget is the share of the model's window the code may take: what
+// is left after room for the reply and the conversation, within bounds.
+func contextBudget(window int) int {
+	if window <= 0 {
+		return maxBudget
+	}
+	return max(minBudget, min(maxBudget, window-patchReplyTokens-reservedTokens))
+}
+
+// taskText is the task as the model reads it.
+func taskText(t Task, before *verify.Report) string {
+	var b strings.Builder
+	if t.Title != "" {
+		fmt.Fprintf(&b, "%s\n", strings.TrimSpace(t.Title))
+	}
+	if body := strings.TrimSpace(t.Body); body != "" {
+		fmt.Fprintf(&b, "\n%s\n", body)
+	}
+	if before != nil && !before.Passed {
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "These checks fail and must pass:\n\n%s\n", strings.TrimSpace(summarize(before, feedbackBytes)))
+	}
+	return b.String()
+}
+
+// taskQuery is what the context engine ranks files against: the task's
+// text and the names and places of the failures.
+func taskQuery(t Task, before *verify.Report) string {
+	parts := []string{t.Title, t.Body}
+	if before != nil {
+		for _, f := range before.Failures() {
+			parts = append(parts, f.Test, f.Package, f.File, f.Output)
+		}
+	}
+	return strings.Join(parts, "\n")
+}

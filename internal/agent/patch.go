@@ -1,0 +1,69 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentfix/agentfix/internal/patch"
+)
+
+// appliedPatch is a patch that is in the work tree.
+type appliedPatch = patch.Result
+
+// PatchEvent is a session event: what the patch engine made of one reply.
+type PatchEvent struct {
+	Round   int           `json:"round"`
+	Attempt int           `json:"attempt"`
+	Form    string        `json:"form"` // "diff" or "search-replace"
+	Applied bool          `json:"applied"`
+	Result  *patch.Result `json:"result"`
+}
+
+// patch asks for an edit and applies it, up to diffAttempts unified diffs
+// and then one SEARCH/REPLACE answer, feeding back the patch engine's exact
+// errors each time. It returns nil when no attempt applied: the round is
+// spent without a check.
+func (r *run) patch(ctx context.Context) (*appliedPatch, error) {
+	for attempt := 1; attempt <= diffAttempts+1; attempt++ {
+		searchReplace := attempt > diffAttempts
+		form := "diff"
+		if searchReplace {
+			form = "search-replace"
+		}
+		if err := r.enter(StatePatch, fmt.Sprintf("attempt %d, %s", attempt, form)); err != nil {
+			return nil, err
+		}
+		r.conv = append(r.conv, user(patchMessage(r.pending, searchReplace, r.res.Plan)))
+		r.pending = nil
+		reply, err := r.chat(ctx, chatCall{purpose: "patch", attempt: attempt, model: r.cfg.Model, messages: r.conv, maxReply: patchReplyTokens})
+		if err != nil {
+			return nil, err
+		}
+		r.conv = append(r.conv, assistant(reply))
+		res, err := patch.Apply(r.repo.Root, reply, r.policy(), patch.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("apply: %w", err)
+		}
+		r.record("patch", PatchEvent{Round: r.round, Attempt: attempt, Form: form, Applied: res.Applied, Result: res})
+		if res.Applied {
+			r.touched = res.Files
+			r.logf("patch applied: %v", res.Files)
+			return res, nil
+		}
+		r.logf("patch attempt %d not applied", attempt)
+		r.say(fmt.Sprintf(feedbackPatch, res.Feedback()))
+	}
+	return nil, nil
+}
+
+// policy is what a patch may touch, from the config.
+func (r *run) policy() patch.Policy {
+	return patch.Policy{
+		Allow:           r.cfg.Paths.Allow,
+		Deny:            r.cfg.Paths.Deny,
+		AllowDelete:     r.cfg.Paths.AllowDelete,
+		AllowRename:     r.cfg.Paths.AllowRename,
+		MaxFiles:        r.cfg.Limits.MaxFiles,
+		MaxChangedLines: r.cfg.Limits.MaxChangedLines,
+	}
+}

@@ -1,0 +1,119 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentfix/agentfix/internal/llm"
+)
+
+// Plan is the model's plan: the files it will change and how.
+type Plan struct {
+	Files []string `json:"files"`
+	Steps []string `json:"steps"`
+}
+
+// planSchema is sent as the plan request's format, so the server constrains
+// the reply to it (Ollama structured outputs).
+var planSchema = json.RawMessage(`{"type":"object","properties":{"files":{"type":"array","items":{"type":"string"},"minItems":1},"steps":{"type":"array","items":{"type":"string"},"minItems":1}},"required":["files","steps"]}`)
+
+// PlanEvent is a session event: one plan reply and whether it was usable.
+type PlanEvent struct {
+	Attempt int    `json:"attempt"`
+	Plan    *Plan  `json:"plan,omitempty"`
+	Error   string `json:"error,omitempty"`
+}
+
+// plan asks for a plan, retrying with the problem when the reply is not
+// one; after planAttempts the loop goes on without a plan, which costs the
+// patch step little. Only the usable exchange stays in the conversation.
+func (r *run) plan(ctx context.Context) error {
+	if err := r.enter(StatePlan, ""); err != nil {
+		return err
+	}
+	ask := user(planRequest)
+	msgs := append(append([]llm.Message(nil), r.conv...), ask)
+	for attempt := 1; attempt <= planAttempts; attempt++ {
+		reply, err := r.chat(ctx, chatCall{purpose: "plan", attempt: attempt, model: r.cfg.Model, messages: msgs, format: planSchema, maxReply: planReplyTokens})
+		if err != nil {
+			return err
+		}
+		p, perr := parsePlan(reply, r.repo.Root, r.cfg.Limits.MaxFiles)
+		ev := PlanEvent{Attempt: attempt, Plan: p}
+		if perr != nil {
+			ev.Error = perr.Error()
+		}
+		r.record("plan", ev)
+		if perr == nil {
+			r.conv = append(r.conv, ask, assistant(reply))
+			r.fixed = len(r.conv)
+			r.res.Plan = p
+			r.logf("plan: %s", strings.Join(p.Files, ", "))
+			return nil
+		}
+		r.logf("plan attempt %d: %v", attempt, perr)
+		msgs = append(msgs, assistant(reply), user(fmt.Sprintf(feedbackPlanInvalid, perr)))
+	}
+	r.logf("plan: no usable plan after %d attempts; going on without one", planAttempts)
+	return nil
+}
+
+// parsePlan decodes and checks a plan: valid JSON of the schema's shape,
+// at least one file and one step, no more files than a patch may touch,
+// and every file either in the repository or new in an existing directory.
+func parsePlan(reply, root string, maxFiles int) (*Plan, error) {
+	var p Plan
+	dec := json.NewDecoder(strings.NewReader(strings.TrimSpace(stripFence(reply))))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("it is not JSON of the form {\"files\": [...], \"steps\": [...]} (%v)", err)
+	}
+	if len(p.Files) == 0 {
+		return nil, fmt.Errorf(`"files" is empty; name at least one file to change`)
+	}
+	if len(p.Steps) == 0 {
+		return nil, fmt.Errorf(`"steps" is empty; say what to change`)
+	}
+	if maxFiles > 0 && len(p.Files) > maxFiles {
+		return nil, fmt.Errorf("it changes %d files; at most %d are allowed", len(p.Files), maxFiles)
+	}
+	var unknown []string
+	for i, f := range p.Files {
+		clean := path.Clean(strings.TrimPrefix(filepath.ToSlash(strings.TrimSpace(f)), "./"))
+		p.Files[i] = clean
+		if clean == "." || strings.HasPrefix(clean, "../") || clean == ".." || path.IsAbs(clean) || strings.HasPrefix(clean, ".git/") {
+			unknown = append(unknown, f+" (outside the repository)")
+			continue
+		}
+		full := filepath.Join(root, filepath.FromSlash(clean))
+		if _, err := os.Stat(full); err == nil {
+			continue
+		}
+		if st, err := os.Stat(filepath.Dir(full)); err != nil || !st.IsDir() {
+			unknown = append(unknown, f)
+		}
+	}
+	if len(unknown) > 0 {
+		return nil, fmt.Errorf("these files do not exist and their directories neither: %s; use paths relative to the repository root, as shown in the repository map", strings.Join(unknown, ", "))
+	}
+	return &p, nil
+}
+
+// stripFence removes a ```json fence some models put around JSON even
+// when the format asks for JSON only.
+func stripFence(s string) string {
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, "```") {
+		return s
+	}
+	t = t[strings.IndexByte(t+"\n", '\n')+1:]
+	if i := strings.LastIndex(t, "```"); i >= 0 {
+		t = t[:i]
+	}
+	return t
+}

@@ -1,0 +1,113 @@
+package agent
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentfix/agentfix/internal/llm"
+)
+
+// The prompts. Every request starts with the same prefix (the system prompt,
+// then the repository context and the task) and appends the conversation,
+// so the server can reuse its prompt cache from one request to the next.
+// Golden files under testdata/prompts show them as the model reads them.
+
+const systemPrompt = `You are agentfix, a careful software engineer fixing one problem in a git repository.
+You cannot run commands. You change code only by replying with edits, which are checked and applied for you; then the repository's tests are run and you are told the result.
+
+Rules:
+- Change as little as needed to fix the problem. Do not reformat or rename unrelated code.
+- Do not change tests to make them pass unless the task asks for it.
+- The code you are shown has line numbers at the start of each line; they are not part of the files. Never write them in an edit.
+- Write code as plain text, never inside JSON.`
+
+const contextPrompt = `# Repository
+
+%s
+# Task
+
+%s`
+
+const planRequest = `Before writing any code, plan the fix.
+Reply with JSON only: "files" lists the paths (relative to the repository root) of the files you will change, "steps" says in a few short sentences what you will change in them.`
+
+const patchRequest = `Now write the fix as one unified diff in plain text (a ` + "```diff" + ` fenced block is fine):
+- headers "--- a/PATH" and "+++ b/PATH", paths relative to the repository root ("--- /dev/null" for a new file);
+- hunks "@@ -start,count +start,count @@" with three lines of unchanged context around each change;
+- the diff is applied to the original files shown above.
+Reply with the diff only, no explanation.`
+
+const searchReplaceRequest = `The diff could not be applied twice. Write the fix as SEARCH/REPLACE blocks instead, one per change:
+
+path/to/file.go
+<<<<<<< SEARCH
+the exact lines to find in the original file, unchanged, with their indentation
+=======
+the lines to put in their place
+>>>>>>> REPLACE
+
+The SEARCH lines must match the file exactly and be unique in it; give a few surrounding lines to make them unique. Reply with the blocks only.`
+
+const feedbackPlanInvalid = `That plan cannot be used: %s
+Reply with the plan again, as JSON with "files" and "steps".`
+
+const feedbackPatch = `Your edit was not applied, nothing was changed:
+%s`
+
+const feedbackVerify = `Your diff applied, but the checks failed:
+
+%s
+
+The work tree has been reset to the original files. Find the cause and write a new, complete fix against the original files.`
+
+const feedbackReview = `Your fix passed the checks, but a reviewer rejected it: %s
+The work tree has been reset to the original files. Write a better, complete fix against the original files.`
+
+const reviewSystem = `You review a proposed code change before it is offered to the maintainers as a pull request.
+Approve it only if it fixes the task at its cause, is minimal, and does not weaken or delete tests. Answer with JSON only: "verdict" is "approve" or "reject", "reason" is one sentence.`
+
+const reviewRequest = `# Task
+
+%s
+
+# Proposed change
+
+` + "```diff" + `
+%s` + "```" + `
+
+# Evidence
+
+%s`
+
+func system(text string) llm.Message { return llm.Message{Role: "system", Content: text} }
+func user(text string) llm.Message   { return llm.Message{Role: "user", Content: text} }
+func assistant(text string) llm.Message {
+	return llm.Message{Role: "assistant", Content: text}
+}
+
+// prefix is the stable start of every request.
+func prefix(context, task string) []llm.Message {
+	return []llm.Message{system(systemPrompt), user(fmt.Sprintf(contextPrompt, strings.TrimRight(context, "\n")+"\n", task))}
+}
+
+// patchMessage is the user message that asks for an edit: the feedback
+// waiting to be said, then the request in the form this attempt wants.
+func patchMessage(feedback []string, searchReplace bool, plan *Plan) string {
+	var b strings.Builder
+	for _, f := range feedback {
+		b.WriteString(strings.TrimSpace(f))
+		b.WriteString("\n\n")
+	}
+	if plan == nil && len(feedback) == 0 {
+		b.WriteString("(No plan was agreed; work from the task.)\n\n")
+	}
+	if searchReplace {
+		b.WriteString(searchReplaceRequest)
+	} else {
+		b.WriteString(patchRequest)
+	}
+	return b.String()
+}
+
+// say queues feedback for the next request to the main model.
+func (r *run) say(text string) { r.pending = append(r.pending, text) }

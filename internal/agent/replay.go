@@ -1,0 +1,262 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/agentfix/agentfix/internal/config"
+	"github.com/agentfix/agentfix/internal/llm"
+	"github.com/agentfix/agentfix/internal/session"
+	"github.com/agentfix/agentfix/internal/workspace"
+)
+
+// Recording is a session record read back: how the run started, every
+// model exchange in order, and how it ended.
+type Recording struct {
+	Start Start
+	// Config is the recorded run's effective configuration.
+	Config *config.Config
+	Chats  []Chat
+	Result *ResultEvent
+	Events []session.Event
+}
+
+// ParseRecording picks the events replay needs out of a session record.
+func ParseRecording(events []session.Event) (*Recording, error) {
+	rec := &Recording{Events: events}
+	seenStart := false
+	for _, e := range events {
+		switch e.Kind {
+		case "start":
+			if err := e.Decode(&rec.Start); err != nil {
+				return nil, err
+			}
+			seenStart = true
+		case "chat":
+			var c Chat
+			if err := e.Decode(&c); err != nil {
+				return nil, err
+			}
+			rec.Chats = append(rec.Chats, c)
+		case "result":
+			rec.Result = &ResultEvent{}
+			if err := e.Decode(rec.Result); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if !seenStart || rec.Start.Config == "" {
+		return nil, errors.New("the record has no start event: it is not an agentfix session")
+	}
+	rec.Config = config.Default()
+	if err := config.Parse("recorded config", []byte(rec.Start.Config), rec.Config, config.Sources{}); err != nil {
+		return nil, err
+	}
+	return rec, nil
+}
+
+// ReplayModel answers every chat request with the next recorded reply, in
+// order; it never talks to a server.
+type ReplayModel struct {
+	rec  *Recording
+	next int
+}
+
+var _ Model = (*ReplayModel)(nil)
+
+// NewReplayModel serves the replies of rec.
+func NewReplayModel(rec *Recording) *ReplayModel { return &ReplayModel{rec: rec} }
+
+// ModelInfo returns what the recorded run was told about the model.
+func (m *ReplayModel) ModelInfo(ctx context.Context, model string) (*llm.ModelInfo, error) {
+	s := m.rec.Start
+	if model == m.rec.Config.Reviewer.Model && s.Reviewer != "" {
+		return &llm.ModelInfo{Name: s.Reviewer, Digest: s.ReviewerDigest, ContextLength: s.ContextLength}, nil
+	}
+	return &llm.ModelInfo{Name: s.Model, Digest: s.Digest, ContextLength: s.ContextLength}, nil
+}
+
+// ExhaustedError says the replayed run asked the model more than the
+// recorded run did.
+type ExhaustedError struct {
+	N       int
+	Purpose string
+}
+
+func (e *ExhaustedError) Error() string {
+	return fmt.Sprintf("replay: the run asked for a %s reply (request %d) that the record does not have", e.Purpose, e.N)
+}
+
+// Chat returns the next recorded reply, or the recorded error.
+func (m *ReplayModel) Chat(ctx context.Context, req llm.Request) (*llm.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if m.next >= len(m.rec.Chats) {
+		return nil, &ExhaustedError{N: m.next + 1, Purpose: purposeOf(req)}
+	}
+	c := m.rec.Chats[m.next]
+	m.next++
+	if c.Error != "" {
+		return nil, fmt.Errorf("recorded: %s", c.Error)
+	}
+	return &llm.Response{
+		Content: c.Reply, PromptTokens: c.PromptTokens, CompletionTokens: c.CompletionTokens,
+		Attempts: 1, NumCtx: c.NumCtx, DoneReason: "stop",
+	}, nil
+}
+
+func purposeOf(req llm.Request) string {
+	if len(req.Format) > 0 {
+		return "plan or review"
+	}
+	return "patch"
+}
+
+// ReplayOptions are what a replay needs besides the record.
+type ReplayOptions struct {
+	// Repo is the work tree to replay in; it must be clean and at the
+	// recorded HEAD.
+	Repo    string
+	Log     io.Writer
+	Session io.Writer // the replay's own record; nil keeps none
+	Environ []string
+	Version string
+}
+
+// ReplayReport compares a replay with its record.
+type ReplayReport struct {
+	Recorded *ResultEvent
+	Result   *Result
+	// Identical is true when the final diffs are byte-identical.
+	Identical bool
+	// Divergence describes the first event where the runs differ; "" when
+	// none does.
+	Divergence string
+}
+
+// HeadMismatchError says the work tree is not at the commit the session
+// was recorded at.
+type HeadMismatchError struct{ Recorded, Head string }
+
+func (e *HeadMismatchError) Error() string {
+	return fmt.Sprintf("the session was recorded at commit %s but the work tree is at %s; check out the recorded commit first (git switch --detach %s)", short(e.Recorded), short(e.Head), e.Recorded)
+}
+
+// Replay re-runs a recorded session with its recorded model replies and no
+// model server, running the verify commands for real, and compares the
+// outcome with the record. The work tree is left as Run leaves it.
+func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) (*ReplayReport, error) {
+	var mine bytes.Buffer
+	sink := io.Writer(&mine)
+	if opts.Session != nil {
+		sink = io.MultiWriter(&mine, opts.Session)
+	}
+	job := Job{
+		Repo: opts.Repo, Config: rec.Config, Task: rec.Start.Task,
+		Model: NewReplayModel(rec), Session: sink, Log: opts.Log, Environ: opts.Environ, Version: opts.Version,
+	}
+	repo, err := workspace.Open(ctx, opts.Repo)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	head, err := repo.Head(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	if head != rec.Start.Head {
+		return nil, &HeadMismatchError{Recorded: rec.Start.Head, Head: head}
+	}
+	res, err := Run(ctx, job)
+	if err != nil {
+		return nil, err
+	}
+	events, err := session.Read(&mine)
+	if err != nil {
+		return nil, fmt.Errorf("replay: read own record: %w", err)
+	}
+	rep := &ReplayReport{Recorded: rec.Result, Result: res}
+	rep.Identical = rec.Result != nil && rec.Result.Diff == res.Diff
+	if !rep.Identical {
+		rep.Divergence = firstDivergence(rec.Events, events)
+	}
+	return rep, nil
+}
+
+// firstDivergence walks the milestones of two records (transitions, patch
+// outcomes, check outcomes, the result) and describes the first that
+// differs. Timings, token counts and output text are not compared: they
+// change from run to run without changing what the loop did.
+func firstDivergence(recorded, replayed []session.Event) string {
+	a, b := milestones(recorded), milestones(replayed)
+	for i := 0; i < max(len(a), len(b)); i++ {
+		var x, y string
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y {
+			if x == "" {
+				x = "(nothing: the record ends here)"
+			}
+			if y == "" {
+				y = "(nothing: the replay ended here)"
+			}
+			return fmt.Sprintf("step %d: recorded %s; replayed %s", i+1, x, y)
+		}
+	}
+	return "the final diffs differ although every step matched"
+}
+
+// milestones lists what a record says the loop did, one line per step.
+func milestones(events []session.Event) []string {
+	var out []string
+	for _, e := range events {
+		switch e.Kind {
+		case "transition":
+			var t Transition
+			if e.Decode(&t) == nil {
+				if t.To == StateDone {
+					t.Reason = "" // carries timings and error text
+				}
+				out = append(out, "transition "+describe(t))
+			}
+		case "patch":
+			var p PatchEvent
+			if e.Decode(&p) == nil {
+				diff := ""
+				if p.Result != nil {
+					diff = p.Result.Diff
+				}
+				out = append(out, fmt.Sprintf("round %d patch attempt %d: applied=%v diff %s", p.Round, p.Attempt, p.Applied, digest(diff)))
+			}
+		case "check":
+			var c Check
+			if e.Decode(&c) == nil {
+				passed := c.Report != nil && c.Report.Passed
+				out = append(out, fmt.Sprintf("round %d %s check: passed=%v signature %q", c.Round, c.Stage, passed, c.Signature))
+			}
+		case "result":
+			var r ResultEvent
+			if e.Decode(&r) == nil {
+				out = append(out, fmt.Sprintf("result %s (%s) diff %s", r.Result, r.StopReason, digest(r.Diff)))
+			}
+		}
+	}
+	return out
+}
+
+func digest(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:6])
+}

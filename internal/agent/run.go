@@ -1,0 +1,174 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/agentfix/agentfix/internal/config"
+	"github.com/agentfix/agentfix/internal/llm"
+	"github.com/agentfix/agentfix/internal/session"
+	"github.com/agentfix/agentfix/internal/verify"
+	"github.com/agentfix/agentfix/internal/workspace"
+)
+
+// run is the state of one Run.
+type run struct {
+	job   Job
+	cfg   *config.Config
+	log   io.Writer
+	rec   *session.Recorder
+	repo  *workspace.Repo
+	cp    *workspace.Checkpoint
+	info  *llm.ModelInfo
+	state State
+	round int
+	begin time.Time
+	res   Result
+
+	conv    []llm.Message  // the conversation: stable prefix, then exchanges
+	fixed   int            // how many leading messages are never trimmed
+	pending []string       // feedback for the next patch request
+	task    string         // the task as the model reads it
+	before  *verify.Report // the failing checks the task started from
+	diffs   map[string]int // normalised diffs proposed so far, by round
+	sigs    []string       // failure signature of each round, "" for none
+	best    attempt        // the best attempt so far
+	touched []string       // files the applied patch touched, for restore
+}
+
+// attempt is an applied patch and how the checks went with it.
+type attempt struct {
+	diff     string
+	files    []string
+	failures int // -1 until one was verified
+	report   *verify.Report
+}
+
+// Run turns job.Task into a verified diff. On success the work tree holds
+// the fix, uncommitted; otherwise the tree is back where it started and
+// Result.Diff is the best attempt. Errors are for runs that could not start
+// (a dirty tree, an unreachable server, a missing model, a refused verify
+// command); everything else ends in a Result with its StopReason.
+func Run(ctx context.Context, job Job) (*Result, error) {
+	r := newRun(job)
+	parent := ctx
+	if wall := r.cfg.Limits.WallTime.D(); wall > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, wall)
+		defer cancel()
+	}
+	if err := r.open(ctx); err != nil {
+		return nil, err
+	}
+	before, err := r.checkBefore(ctx)
+	if err != nil {
+		return r.stop(parent, ctx, fmt.Errorf("before: %w", err))
+	}
+	if before != nil && before.Passed {
+		return r.finish(ctx, NothingToDo, StopNothingToDo, "the verify commands already pass")
+	}
+	_, err = r.pack(ctx)
+	if err != nil {
+		return r.stop(parent, ctx, fmt.Errorf("context: %w", err))
+	}
+	if err := r.plan(ctx); err != nil {
+		return r.stop(parent, ctx, fmt.Errorf("plan: %w", err))
+	}
+	for r.round = 1; r.round <= r.cfg.Limits.MaxRounds; r.round++ {
+		applied, err := r.patch(ctx)
+		if err != nil {
+			return r.stop(parent, ctx, fmt.Errorf("patch: round %d: %w", r.round, err))
+		}
+		if applied == nil {
+			r.sigs = append(r.sigs, "")
+			continue
+		}
+		if prev, seen := r.diffs[applied.Diff]; seen {
+			return r.finish(ctx, NotFixed, StopSameDiff, fmt.Sprintf("round %d proposed the same diff as round %d", r.round, prev))
+		}
+		r.diffs[applied.Diff] = r.round
+		report, err := r.verify(ctx, applied)
+		if err != nil {
+			return r.stop(parent, ctx, fmt.Errorf("verify: round %d: %w", r.round, err))
+		}
+		if report.Passed {
+			approved, err := r.review(ctx, applied, report)
+			if err != nil {
+				return r.stop(parent, ctx, fmt.Errorf("review: round %d: %w", r.round, err))
+			}
+			if approved {
+				return r.finish(ctx, Fixed, StopVerified, fmt.Sprintf("the verify commands pass after round %d", r.round))
+			}
+		} else if r.sameFailure() {
+			return r.finish(ctx, NotFixed, StopSameFailure, fmt.Sprintf("the same tests failed %d rounds running", sameFailureRounds))
+		}
+		if err := r.reset(ctx); err != nil {
+			return r.stop(parent, ctx, fmt.Errorf("workspace: reset after round %d: %w", r.round, err))
+		}
+	}
+	r.round = r.cfg.Limits.MaxRounds
+	return r.finish(ctx, NotFixed, StopMaxRounds, fmt.Sprintf("no verified fix in %d rounds", r.cfg.Limits.MaxRounds))
+}
+
+func newRun(job Job) *run {
+	cfg := job.Config
+	if cfg == nil {
+		cfg = config.Default()
+	}
+	log := job.Log
+	if log == nil {
+		log = io.Discard
+	}
+	return &run{
+		job:   job,
+		cfg:   cfg,
+		log:   log,
+		rec:   session.NewRecorder(job.Session),
+		state: StateStart,
+		begin: time.Now(),
+		diffs: map[string]int{},
+		best:  attempt{failures: -1},
+	}
+}
+
+// stop ends the run after a stage failed: cancelled by the caller, out of
+// wall time, a configuration problem (returned as an error, exit 2), or an
+// unrecoverable error (a not-fixed result that says which).
+func (r *run) stop(parent, ctx context.Context, err error) (*Result, error) {
+	switch {
+	case parent.Err() != nil:
+		return r.finish(ctx, NotFixed, StopInterrupted, "interrupted: "+err.Error())
+	case ctx.Err() != nil:
+		return r.finish(ctx, NotFixed, StopWallTime, fmt.Sprintf("limits.wall_time (%s) used up: %v", r.cfg.Limits.WallTime, err))
+	case isConfig(err):
+		_ = r.restore(ctx)
+		_ = r.enter(StateDone, "configuration error: "+err.Error())
+		return nil, err
+	}
+	return r.finish(ctx, NotFixed, StopError, err.Error())
+}
+
+// isConfig reports whether err is the user's to fix before any run can
+// work: the model server, the model, a verify command the allowlist
+// refuses.
+func isConfig(err error) bool {
+	var refused *verify.RefusedError
+	return llm.IsConfig(err) || errors.As(err, &refused)
+}
+
+func (r *run) logf(format string, args ...any) {
+	fmt.Fprintf(r.log, "agentfix: "+format+"\n", args...)
+}
+
+// record appends an event to the session record. A record that cannot be
+// written is logged once and otherwise ignored: losing the record must not
+// lose the fix.
+func (r *run) record(kind string, data any) error {
+	if err := r.rec.Record(kind, data); err != nil && r.rec.Err() == err {
+		r.logf("session record: %v", err)
+	}
+	return nil
+}

@@ -13,12 +13,17 @@ import (
 	"github.com/agentfix/agentfix/internal/ollamafake"
 )
 
-// The per-request timeout is real time here, but short, and nothing asserts
-// how long anything took: the hang lasts until the client gives up.
-const shortTimeout = 100 * time.Millisecond
+// The per-request timeout is real time here, and nothing asserts how long
+// anything took: a hang lasts until the client gives up. shortTimeout is for
+// attempts that all hang; an attempt that must succeed gets okTimeout, long
+// enough for a loaded machine.
+const (
+	shortTimeout = 100 * time.Millisecond
+	okTimeout    = time.Second
+)
 
 func TestChatHangTimesOutThenRetries(t *testing.T) {
-	f := newFixture(t, Options{Timeout: shortTimeout})
+	f := newFixture(t, Options{Timeout: okTimeout})
 	f.srv.Script(model, ollamafake.Hang(), ollamafake.Text("answer after a hang"))
 	resp, err := f.client.Chat(context.Background(), Request{Model: model, Messages: userMsg("hi"), NumCtx: 4096})
 	if err != nil {
@@ -49,7 +54,7 @@ func TestChatHangEveryTimeIsATimeoutError(t *testing.T) {
 }
 
 func TestChatDelayLongerThanTimeoutIsRetried(t *testing.T) {
-	f := newFixture(t, Options{Timeout: shortTimeout})
+	f := newFixture(t, Options{Timeout: okTimeout})
 	f.srv.Script(model, ollamafake.Text("too late").After(time.Hour), ollamafake.Text("in time"))
 	resp, err := f.client.Chat(context.Background(), Request{Model: model, Messages: userMsg("hi"), NumCtx: 4096})
 	if err != nil {

@@ -34,6 +34,8 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		Options:  cr.Options,
 		Format:   cr.Format,
 		Stream:   cr.Stream == nil || *cr.Stream,
+
+		PromptTokens: estimatePromptTokens(cr.Messages),
 	}
 	if _, ok := s.model(cr.Model); !ok {
 		s.record(req)
@@ -165,7 +167,7 @@ func (reply Reply) doneChunk(req Request, ntokens int, took time.Duration) api.C
 	}
 	c.PromptEvalCount = reply.PromptTokens
 	if c.PromptEvalCount == 0 {
-		c.PromptEvalCount = estimatePromptTokens(req.Messages)
+		c.PromptEvalCount = req.PromptTokens
 	}
 	c.EvalCount = reply.CompletionTokens
 	if c.EvalCount == 0 {
@@ -181,7 +183,7 @@ func (reply Reply) doneChunk(req Request, ntokens int, took time.Duration) api.C
 func estimatePromptTokens(msgs []api.Message) int {
 	n := 0
 	for _, m := range msgs {
-		n += len(m.Content)/4 + 4
+		n += (len(m.Content)+3)/4 + 4
 	}
 	return n
 }

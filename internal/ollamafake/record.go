@@ -18,6 +18,11 @@ type Request struct {
 	Options  map[string]any
 	Format   json.RawMessage
 	Stream   bool
+	// PromptTokens is the server's estimate of the prompt's size (four bytes
+	// a token, four more a message), the count its done chunk reports
+	// unless the reply sets one. Compare it with NumCtx to catch a prompt
+	// the real server would silently cut at the front.
+	PromptTokens int
 	// Fault is the fault the server injected into its reply, if any.
 	Fault FaultKind
 }

@@ -110,6 +110,10 @@ func (s *Server) Close() {
 	})
 }
 
+// Env is the environment entry that points agentfix (or the ollama CLI) at
+// the server: "OLLAMA_HOST=<URL>".
+func (s *Server) Env() string { return "OLLAMA_HOST=" + s.URL }
+
 // SetVersion sets what /api/version answers.
 func (s *Server) SetVersion(v string) {
 	s.mu.Lock()

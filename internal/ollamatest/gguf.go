@@ -98,9 +98,10 @@ func align(n uint64) uint64 {
 // ggufWriter keeps the first write error and the byte count, so the writing
 // code above reads as the format does.
 type ggufWriter struct {
-	w   io.Writer
-	n   uint64
-	err error
+	w       io.Writer
+	n       uint64
+	err     error
+	scratch [8]byte
 }
 
 func (g *ggufWriter) raw(b []byte) {
@@ -112,8 +113,15 @@ func (g *ggufWriter) raw(b []byte) {
 	g.err = err
 }
 
-func (g *ggufWriter) u32(v uint32) { g.raw(binary.LittleEndian.AppendUint32(nil, v)) }
-func (g *ggufWriter) u64(v uint64) { g.raw(binary.LittleEndian.AppendUint64(nil, v)) }
+func (g *ggufWriter) u32(v uint32) {
+	binary.LittleEndian.PutUint32(g.scratch[:], v)
+	g.raw(g.scratch[:4])
+}
+
+func (g *ggufWriter) u64(v uint64) {
+	binary.LittleEndian.PutUint64(g.scratch[:], v)
+	g.raw(g.scratch[:8])
+}
 
 func (g *ggufWriter) str(s string) {
 	g.u64(uint64(len(s)))

@@ -2,6 +2,7 @@ package ollamatest
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 	"text/template"
@@ -197,4 +198,23 @@ func TestTemplateChoosesReply(t *testing.T) {
 			t.Errorf("%s: prompt %q does not end with %s", c.name, b.String(), c.want)
 		}
 	}
+}
+
+// argmax returns the token whose output row has the largest dot product
+// with code c: what the model emits when c is the hidden state. Tests use it to
+// walk a script the way the model will.
+func argmax(output []float32, c uint64) int32 {
+	h := make([]float32, embd)
+	putCode(h, c, 1)
+	best, bestLogit := int32(-1), float32(math.Inf(-1))
+	for t := 0; t*embd < len(output); t++ {
+		var logit float32
+		for i, x := range output[t*embd : (t+1)*embd] {
+			logit += x * h[i]
+		}
+		if logit > bestLogit {
+			best, bestLogit = int32(t), logit
+		}
+	}
+	return best
 }

@@ -64,7 +64,7 @@ func (v *vocab) addBytes() ([]string, error) {
 func (v *vocab) phrases(text string) ([]int32, error) {
 	taken := func(s string) bool { _, ok := v.ids[encodeBytes(s)]; return ok }
 	budget := 100000
-	pieces, ok := split(text, taken, map[string]bool{}, &budget)
+	pieces, ok := split(nil, text, taken, map[string]bool{}, &budget)
 	if !ok {
 		return nil, fmt.Errorf("cannot script %q as phrase tokens of their own: script a different text", text)
 	}
@@ -79,19 +79,25 @@ func (v *vocab) phrases(text string) ([]int32, error) {
 	return ids, nil
 }
 
-func split(rest string, taken func(string) bool, used map[string]bool, budget *int) ([]string, bool) {
+// split appends to pieces a split of rest into pieces that are neither
+// taken nor used, and reports whether there is one.
+func split(pieces []string, rest string, taken func(string) bool, used map[string]bool, budget *int) ([]string, bool) {
 	if rest == "" {
-		return nil, true
+		return pieces, true
 	}
 	want := len(rest)
 	if i := strings.IndexByte(rest, '\n'); i >= 0 {
 		want = i + 1
 	}
 	want = min(want, maxPhrase)
-	ends := runeEnds(rest)
+	cut := min(len(rest), 2*maxPhrase)
+	for cut < len(rest) && !utf8.RuneStart(rest[cut]) {
+		cut--
+	}
+	ends := runeEnds(rest[:cut])
 	var order []int
 	for _, e := range ends {
-		if e >= want && e <= 2*maxPhrase {
+		if e >= want {
 			order = append(order, e)
 		}
 	}
@@ -109,8 +115,8 @@ func split(rest string, taken func(string) bool, used map[string]bool, budget *i
 			continue
 		}
 		used[piece] = true
-		if tail, ok := split(rest[end:], taken, used, budget); ok {
-			return append([]string{piece}, tail...), true
+		if all, ok := split(append(pieces, piece), rest[end:], taken, used, budget); ok {
+			return all, true
 		}
 		delete(used, piece)
 	}

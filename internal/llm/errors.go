@@ -9,10 +9,11 @@ import (
 )
 
 // The errors below are what Chat, ModelInfo and Version return besides
-// ctx.Err(). UnreachableError and ModelMissingError are configuration
-// problems: they come wrapped in exitcode.UsageError, so a command that
-// returns them unwrapped (or wrapped with %w) exits 2; errors.As still finds
-// the typed error through that wrapper. The others exit 1.
+// ctx.Err(). Configuration problems (IsConfig: UnreachableError,
+// ModelMissingError, and a RejectedError whose Config method is true) come
+// wrapped in exitcode.UsageError, so a command that returns them as they
+// are, or wrapped with %w, exits 2; errors.As still finds the typed error
+// through that wrapper. The others exit 1.
 
 // UnreachableError means nothing answered at the configured Ollama URL, even
 // after retries.
@@ -84,16 +85,25 @@ func (e *RejectedError) Error() string {
 	return fmt.Sprintf("Ollama at %s refused the %s: HTTP %d: %s (%s)", e.Host, subject(e.Model), e.Status, e.Message, hint)
 }
 
+// Config reports whether the refusal is a configuration problem: HTTP 404
+// for something other than a model (ollama.host is not an Ollama server),
+// 401 or 403 (the server or a proxy in front of it wants credentials).
+func (e *RejectedError) Config() bool {
+	return e.Status == 401 || e.Status == 403 || e.Status == 404
+}
+
 // FormatRejected reports whether the server refused the request's format
 // (a real server answers an invalid JSON schema with HTTP 500, not 400).
 func (e *RejectedError) FormatRejected() bool { return isFormatMessage(e.Message) }
 
 // IsConfig reports whether err is a configuration problem (the server
-// cannot be reached, the model is not there) rather than a failed request.
+// cannot be reached, is not an Ollama server, the model is not there)
+// rather than a failed request.
 func IsConfig(err error) bool {
 	var u *UnreachableError
 	var m *ModelMissingError
-	return errors.As(err, &u) || errors.As(err, &m)
+	var r *RejectedError
+	return errors.As(err, &u) || errors.As(err, &m) || (errors.As(err, &r) && r.Config())
 }
 
 // subject names what a request was for in an error message.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -199,5 +200,35 @@ func TestChatUnknownModelIsAConfigError(t *testing.T) {
 		if len(f.sleeps.got()) != 0 {
 			t.Errorf("num_ctx %d: a missing model was retried: %v", numCtx, f.sleeps.got())
 		}
+	}
+}
+
+// A URL that answers, but not as Ollama does, is a configuration error.
+func TestNotAnOllamaServer(t *testing.T) {
+	web := httptest.NewServer(http.NotFoundHandler())
+	defer web.Close()
+	sl := &sleeps{}
+	c, err := New(web.URL, Options{Sleep: sl.sleep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, call := range map[string]func() error{
+		"chat": func() error {
+			_, err := c.Chat(context.Background(), Request{Model: model, Messages: userMsg("hi"), NumCtx: 2048})
+			return err
+		},
+		"version": func() error { _, err := c.Version(context.Background()); return err },
+	} {
+		err := call()
+		var re *RejectedError
+		if !errors.As(err, &re) || re.Status != 404 || !IsConfig(err) || exitcode.Code(err) != exitcode.Usage {
+			t.Errorf("%s: want a 404 *RejectedError that is a config error, got %v", name, err)
+		}
+		if !strings.Contains(err.Error(), "is ollama.host the URL of an Ollama server?") {
+			t.Errorf("%s: error %q lacks the hint", name, err)
+		}
+	}
+	if len(sl.got()) != 0 {
+		t.Errorf("a 404 was retried: %v", sl.got())
 	}
 }

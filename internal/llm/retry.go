@@ -132,7 +132,7 @@ func (c *Client) retry(ctx context.Context, what, model string, op func(context.
 			delay = overloadBackoff[nOverload]
 			nOverload++
 		}
-		c.logf("ollama: %s %s: attempt %d failed: %v; retrying in %s", what, model, attempt, err, delay)
+		c.logf("ollama: %s: attempt %d failed: %v; retrying in %s", strings.TrimSpace(what+" "+model), attempt, err, delay)
 		if err := c.sleep(ctx, delay); err != nil {
 			if ctx.Err() != nil {
 				return attempt, ctx.Err()
@@ -144,19 +144,23 @@ func (c *Client) retry(ctx context.Context, what, model string, op func(context.
 
 // permanentError turns a failure that is not worth retrying into its type.
 func (c *Client) permanentError(model string, err error) error {
+	re := &RejectedError{Host: c.host, Model: model, Status: http.StatusInternalServerError, Message: err.Error()}
 	var se api.StatusError
-	if errors.As(err, &se) {
-		if se.StatusCode == http.StatusNotFound && strings.Contains(se.ErrorMessage, "not found") && strings.Contains(se.ErrorMessage, "model") {
+	var ae api.AuthorizationError
+	switch {
+	case errors.As(err, &se):
+		if se.StatusCode == http.StatusNotFound && strings.Contains(se.ErrorMessage, "model") && strings.Contains(se.ErrorMessage, "not found") {
 			return usage(&ModelMissingError{Model: model, Host: c.host})
 		}
-		return &RejectedError{Host: c.host, Model: model, Status: se.StatusCode, Message: se.ErrorMessage}
+		re.Status, re.Message = se.StatusCode, se.ErrorMessage
+	case errors.As(err, &ae):
+		re.Status, re.Message = ae.StatusCode, ae.Error()
 	}
-	var ae api.AuthorizationError
-	if errors.As(err, &ae) {
-		return &RejectedError{Host: c.host, Model: model, Status: ae.StatusCode, Message: ae.Error()}
+	// Otherwise: a format complaint inside a 200 stream.
+	if re.Config() {
+		return usage(re)
 	}
-	// A format complaint inside a 200 stream.
-	return &RejectedError{Host: c.host, Model: model, Status: http.StatusInternalServerError, Message: err.Error()}
+	return re
 }
 
 // exhaustedError is the error for a retryable failure that kept happening.

@@ -147,7 +147,7 @@ func Split(cmd string) ([]string, error) {
 // allowlist entry, must not start a shell or interpreter with inline code,
 // and must not pass a flag that makes the tool run another program.
 func Allowed(argv []string, extraAllow []string) error {
-	cmd := strings.Join(argv, " ")
+	cmd := Join(argv)
 	refuse := func(reason string) error { return &RefusedError{Command: cmd, Reason: reason} }
 	if len(argv) == 0 {
 		return refuse("the command is empty")

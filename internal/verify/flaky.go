@@ -30,7 +30,7 @@ func (r *runner) rerunFailures(ctx context.Context, cmd string, res *CommandResu
 		failing[f.ID()] = true
 	}
 	for i := 0; i < r.opts.FlakyReruns && len(failing) > 0; i++ {
-		again, err := r.runOne(ctx, argv)
+		again, err := r.runOne(ctx, argv, true)
 		if err != nil {
 			return err
 		}

@@ -106,7 +106,10 @@ func (g *goJSON) line(line []byte) {
 		g.test(e.Package, e.Test).action = "run"
 	case "output":
 		if e.Test != "" {
-			g.test(e.Package, e.Test).out.Write([]byte(e.Output))
+			// "=== RUN" and friends say nothing a failure needs.
+			if !strings.HasPrefix(e.Output, "=== ") {
+				g.test(e.Package, e.Test).out.Write([]byte(e.Output))
+			}
 		} else {
 			g.pkg(e.Package).Write([]byte(e.Output))
 		}

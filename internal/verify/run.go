@@ -109,7 +109,7 @@ func Run(ctx context.Context, cmds []string, opts Options) (*Report, error) {
 	r := &runner{opts: opts, env: ScrubEnv(opts.Environ, opts.EnvPassthrough)}
 	rep := &Report{Passed: true, Commands: []CommandResult{}, Flaky: []Failure{}}
 	for i, argv := range argvs {
-		res, err := r.runOne(ctx, argv)
+		res, err := r.runOne(ctx, argv, false)
 		if err == nil && !res.Passed && opts.FlakyReruns > 0 {
 			err = r.rerunFailures(ctx, cmds[i], &res)
 		}
@@ -130,7 +130,8 @@ type runner struct {
 }
 
 // runOne runs argv once and parses its failures.
-func (r *runner) runOne(ctx context.Context, argv []string) (CommandResult, error) {
+// rerun marks a re-run of failing tests in the log.
+func (r *runner) runOne(ctx context.Context, argv []string, rerun bool) (CommandResult, error) {
 	t := toolFor(argv)
 	if t == toolGoTest {
 		argv = withGoJSON(argv)
@@ -148,7 +149,7 @@ func (r *runner) runOne(ctx context.Context, argv []string) (CommandResult, erro
 		gj = newGoJSON(sink)
 		out = gj
 	}
-	endGroup := r.startGroup(log, argv)
+	endGroup := r.startGroup(log, argv, rerun)
 	p := &proc{
 		argv: argv, dir: r.opts.Dir, env: r.env, out: out,
 		timeout: r.opts.Timeout, grace: r.opts.KillGrace,
@@ -194,15 +195,28 @@ func (r *runner) runOne(ctx context.Context, argv []string) (CommandResult, erro
 	return res, nil
 }
 
-// startGroup opens a ::group:: for argv in Actions and returns what closes
-// it. Inside, ::stop-commands:: with a random token keeps the command's own
-// output from being read as workflow commands.
-func (r *runner) startGroup(log *trackingWriter, argv []string) func() {
-	if log == nil || !r.opts.Actions {
+// startGroup writes a heading for argv to the log and returns what ends
+// it. In Actions the heading opens a ::group::, and ::stop-commands:: with
+// a random token keeps the command's own output from being read as
+// workflow commands.
+func (r *runner) startGroup(log *trackingWriter, argv []string, rerun bool) func() {
+	if log == nil {
 		return func() {}
 	}
+	title := Join(argv)
+	if rerun {
+		title += "  (re-run of the failing tests, to tell flaky from broken)"
+	}
+	if !r.opts.Actions {
+		fmt.Fprintf(log, "$ %s\n", title)
+		return func() {
+			if log.last != '\n' {
+				io.WriteString(log, "\n")
+			}
+		}
+	}
 	token := randomHex()
-	fmt.Fprintf(log, "::group::%s\n::stop-commands::%s\n", escapeData(Join(argv)), token)
+	fmt.Fprintf(log, "::group::%s\n::stop-commands::%s\n", escapeData(title), token)
 	return func() {
 		if log.last != '\n' {
 			io.WriteString(log, "\n")

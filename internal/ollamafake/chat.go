@@ -125,6 +125,9 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, rep
 			}
 			w.Write(line(chunk(req.Model, tok)))
 			flush()
+			if i == 0 && reply.Started != nil {
+				reply.Started()
+			}
 		}
 	}
 	last := reply.doneChunk(req, len(tokens), time.Since(start))

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ollama/ollama/api"
 )
@@ -342,5 +343,17 @@ func TestSplitTokens(t *testing.T) {
 	}
 	if got := splitTokens("a b  c\n"); !slices.Equal(got, []string{"a ", "b  ", "c\n"}) {
 		t.Errorf("splitTokens = %q", got)
+	}
+}
+
+// A slow reply with a Started hook lets a test act mid-stream.
+func TestStartedHookFiresMidStream(t *testing.T) {
+	srv := New(t, Model{Name: model})
+	ctx, cancel := context.WithCancel(context.Background())
+	srv.Script(model, Reply{Content: "one two three", Started: cancel}.Slowly(time.Hour))
+	got := chat(t, client(t, srv), ctx, true, nil)
+	// The real client returns nil when its context ends mid-stream.
+	if got.content != "one " || got.done != nil || ctx.Err() == nil {
+		t.Errorf("got %+v, want the first token only, then the cancellation", got)
 	}
 }

@@ -66,6 +66,10 @@ type Reply struct {
 	// TokenDelay, if set, is waited between streamed tokens instead of the
 	// server's SetTokenDelay.
 	TokenDelay time.Duration
+	// Started, if set, is called once the first token of a streamed reply
+	// has been flushed to the client: a test can act mid-stream (cancel,
+	// send SIGTERM to the binary under test) with a slow reply.
+	Started func()
 }
 
 // After returns r answered only after d.

@@ -16,6 +16,15 @@
 //	// ... run the code under test with OLLAMA_HOST=srv.URL ...
 //	got := srv.Chats()[0].NumCtx()
 //
+// To act in the middle of a reply (cancel, SIGTERM the binary under test),
+// script a slow reply with a hook:
+//
+//	srv.Script(model, ollamafake.Reply{Content: diff, Started: func() { cmd.Process.Signal(syscall.SIGTERM) }}.Slowly(time.Second))
+//
+// When a model's script is used up, a Handler set with Respond answers
+// (useful for "garbage every time" or a benchmark); without one the server
+// answers HTTP 500 "no reply scripted", which the client retries.
+//
 // A Server is safe for concurrent use.
 package ollamafake
 

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/agentfix/agentfix/internal/verify"
@@ -70,7 +71,7 @@ func (r *run) verify(ctx context.Context, applied *appliedPatch) (*verify.Report
 	r.sigs = append(r.sigs, report.Signature())
 	r.consider(applied, report)
 	if !report.Passed {
-		r.say(fmt.Sprintf(feedbackVerify, summarize(report, feedbackBytes)))
+		r.say(fmt.Sprintf(feedbackVerify, strings.TrimSpace(summarize(report, feedbackBytes))))
 	}
 	return report, nil
 }

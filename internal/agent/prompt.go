@@ -54,7 +54,7 @@ Reply with the plan again, as JSON with "files" and "steps".`
 const feedbackPatch = `Your edit was not applied, nothing was changed:
 %s`
 
-const feedbackVerify = `Your diff applied, but the checks failed:
+const feedbackVerify = `Your edit applied, but the checks failed:
 
 %s
 

@@ -1,0 +1,107 @@
+package agent
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentfix/agentfix/internal/llm"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/prompts")
+
+// golden compares got with testdata/prompts/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "prompts", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file (run go test -update and review the diff):\n%s", name, got)
+	}
+}
+
+func render(msgs []llm.Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		fmt.Fprintf(&b, "===== %s =====\n%s\n", m.Role, strings.TrimRight(m.Content, "\n"))
+	}
+	return b.String()
+}
+
+// TestPromptsGolden shows a whole conversation as the model reads it: the
+// stable prefix, the plan, a diff that did not apply, the SEARCH/REPLACE
+// request, failed checks, a rejection by the reviewer.
+func TestPromptsGolden(t *testing.T) {
+	ctxText := "# Repository map (1 file indexed)\n## sum.go (package sum)\n5: func Sum(xs []int) int\n# Code\n\n## sum.go (lines 5-7 of 11)\n5\tfunc Sum(xs []int) int {\n6\t\tt := 0\n7\t\tfor i := 1; i < len(xs); i++ {\n"
+	conv := prefix(ctxText, "Sum drops the first element\n\nSum(1, 2, 3) returns 5.\n")
+	conv = append(conv, user(planRequest), assistant(planReply))
+	conv = append(conv, user(patchMessage(nil, false, &Plan{})), assistant("--- a/sum.go\n+++ b/sum.go\n@@ -7 +7 @@\n-\tnot there\n+\tfor i := 0; i < len(xs); i++ {"))
+	conv = append(conv, user(patchMessage([]string{fmt.Sprintf(feedbackPatch, "sum.go: hunk 1: the removed line \"\\tnot there\" is not in the file")}, false, &Plan{})), assistant("(another broken diff)"))
+	conv = append(conv, user(patchMessage([]string{fmt.Sprintf(feedbackPatch, "sum.go: hunk 1: ...")}, true, &Plan{})), assistant("sum.go\n<<<<<<< SEARCH\n\tt := 0\n=======\n\tt := xs[0]\n>>>>>>> REPLACE"))
+	conv = append(conv, user(patchMessage([]string{fmt.Sprintf(feedbackVerify, "FAIL  go test ./... (exit 1 after 0.4s; 1 failure)\n\n--- TestSumEmpty (example.com/sum) at sum_test.go:12\npanic: runtime error: index out of range [0] with length 0")}, false, &Plan{})))
+	golden(t, "conversation.golden", render(conv))
+
+	review := []llm.Message{system(reviewSystem), user(fmt.Sprintf(reviewRequest, "Sum drops the first element\n", "--- a/sum.go\n+++ b/sum.go\n@@ -7 +7 @@\n-\tfor i := 1; i < len(xs); i++ {\n+\tfor i := 0; i < len(xs); i++ {\n", "The configured checks pass: go test ./..."))}
+	golden(t, "review.golden", render(review))
+	golden(t, "plan-retry.golden", render([]llm.Message{user(fmt.Sprintf(feedbackPlanInvalid, `"files" is empty; name at least one file to change`))}))
+	golden(t, "review-rejected.golden", render([]llm.Message{user(patchMessage([]string{fmt.Sprintf(feedbackReview, "the test was weakened")}, false, nil))}))
+}
+
+func TestParsePlan(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "pkg"), 0o755)
+	os.WriteFile(filepath.Join(root, "pkg", "a.go"), []byte("package pkg\n"), 0o644)
+	for _, tc := range []struct {
+		reply, err string
+	}{
+		{`{"files":["pkg/a.go"],"steps":["x"]}`, ""},
+		{"```json\n{\"files\":[\"./pkg/a.go\", \"pkg/new.go\"],\"steps\":[\"x\"]}\n```", ""},
+		{`{"files":["nowhere/a.go"],"steps":["x"]}`, "do not exist"},
+		{`{"files":["../etc/passwd"],"steps":["x"]}`, "outside the repository"},
+		{`{"files":[],"steps":["x"]}`, `"files" is empty`},
+		{`{"files":["pkg/a.go"],"steps":[]}`, `"steps" is empty`},
+		{`{"files":["pkg/a.go"],"steps":["x"],"code":"..."}`, "not JSON of the form"},
+		{`Sure! Here is the plan`, "not JSON of the form"},
+		{`{"files":["pkg/a.go","pkg/b.go","pkg/c.go"],"steps":["x"]}`, "at most 2"},
+	} {
+		_, err := parsePlan(tc.reply, root, 2)
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("parsePlan(%q) = %v", tc.reply, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("parsePlan(%q) = %v, want %q", tc.reply, err, tc.err)
+		}
+	}
+}
+
+func TestFitKeepsThePrefixAndTheLastMessage(t *testing.T) {
+	r := &run{cfg: nil, fixed: 2, info: &llm.ModelInfo{ContextLength: 3000}}
+	r.cfg = newRun(Job{}).cfg
+	big := strings.Repeat("x", 4000) // about 1000 tokens
+	msgs := []llm.Message{system("s"), user("prefix"), user(big), assistant(big), user(big), assistant(big), user("last")}
+	got := r.fit(msgs, 500)
+	if got[0].Content != "s" || got[1].Content != "prefix" || got[len(got)-1].Content != "last" {
+		t.Fatalf("prefix or last message dropped: %d messages", len(got))
+	}
+	if llm.EstimateTokens(got)+500 > 3000 {
+		t.Errorf("still too long: %d tokens", llm.EstimateTokens(got))
+	}
+	if len(got) != 5 {
+		t.Errorf("kept %d messages, want the newest exchange kept", len(got))
+	}
+}

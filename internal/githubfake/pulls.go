@@ -116,7 +116,9 @@ func (s *Server) createPull(w http.ResponseWriter, r *http.Request, rp *repo) {
 	if in.MaintainerCanModify != nil {
 		is.PR.MaintainerCanModify = *in.MaintainerCanModify
 	}
-	writeJSON(w, http.StatusCreated, s.ghPR(rp, s.addIssue(rp, is)))
+	c := s.addIssue(rp, is)
+	s.syncPullRef(rp, c)
+	writeJSON(w, http.StatusCreated, s.ghPR(rp, c))
 }
 
 func (s *Server) pull(w http.ResponseWriter, r *http.Request, rp *repo) *Issue {
@@ -131,6 +133,7 @@ func (s *Server) pull(w http.ResponseWriter, r *http.Request, rp *repo) *Issue {
 
 func (s *Server) getPull(w http.ResponseWriter, r *http.Request, rp *repo) {
 	if is := s.pull(w, r, rp); is != nil {
+		s.syncPullRef(rp, is) // the head branch may have moved since
 		writeJSON(w, http.StatusOK, s.ghPR(rp, is))
 	}
 }

@@ -1,6 +1,7 @@
 package githubfake
 
 import (
+	"fmt"
 	"net/http"
 	"os/exec"
 	"strings"
@@ -78,20 +79,47 @@ func (s *Server) getPermission(w http.ResponseWriter, r *http.Request, rp *repo)
 }
 
 // branchSHA is the tip of branch in rp: from its git directory when one is
-// attached, else from the in-memory list. s.mu held.
+// attached and has the branch, else from the in-memory list. s.mu held.
 func (s *Server) branchSHA(rp *repo, branch string) (string, bool) {
 	if rp == nil || branch == "" {
 		return "", false
 	}
 	if rp.gitDir != "" {
-		out, err := exec.Command("git", "--git-dir", rp.gitDir, "rev-parse", "--verify", "--quiet", "refs/heads/"+branch+"^{commit}").Output()
-		if err != nil {
-			return "", false
+		if sha, ok := gitRevParse(rp.gitDir, "refs/heads/"+branch); ok {
+			return sha, true
 		}
-		return strings.TrimSpace(string(out)), true
 	}
 	sha, ok := rp.branches[branch]
 	return sha, ok
+}
+
+func gitRevParse(gitDir, ref string) (string, bool) {
+	out, err := exec.Command("git", "--git-dir", gitDir, "rev-parse", "--verify", "--quiet", ref+"^{commit}").Output()
+	if err != nil {
+		return "", false
+	}
+	return strings.TrimSpace(string(out)), true
+}
+
+// syncPullRef points refs/pull/<n>/head in rp's git directory at the PR's
+// head commit, as GitHub does for every PR (that is how a workflow fetches
+// a fork's code). It does nothing without a git directory or when the
+// commit is not in it. s.mu held.
+func (s *Server) syncPullRef(rp *repo, is *Issue) {
+	if rp.gitDir == "" || is.PR == nil {
+		return
+	}
+	sha := is.PR.HeadSHA
+	if tip, ok := s.branchSHA(s.repos[key(is.PR.HeadRepo)], is.PR.Head); ok {
+		sha = tip
+	}
+	if sha == "" {
+		return
+	}
+	if _, ok := gitRevParse(rp.gitDir, sha); !ok {
+		return
+	}
+	_ = exec.Command("git", "--git-dir", rp.gitDir, "update-ref", fmt.Sprintf("refs/pull/%d/head", is.Number), sha).Run()
 }
 
 func (s *Server) getBranch(w http.ResponseWriter, r *http.Request, rp *repo) {

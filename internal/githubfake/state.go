@@ -152,8 +152,11 @@ func (s *Server) DeleteBranch(fullName, branch string) {
 }
 
 // SetGitDir attaches a git repository (typically the bare repository the
-// test uses as origin): branches and refs are then read from it with git,
-// so what the code under test pushes is what the API reports.
+// test uses as origin): branches and refs are then read from it with git
+// (falling back to SetBranch's list), so what the code under test pushes is
+// what the API reports; and each PR gets refs/pull/<n>/head there when its
+// head commit is in it. For a fork PR, push the fork's commit to the git
+// directory first (any ref) and give its SHA as PullRequest.HeadSHA.
 func (s *Server) SetGitDir(fullName, dir string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -186,7 +189,9 @@ func (s *Server) AddPR(fullName string, is Issue) int {
 		pr.Base = r.defaultBranch
 	}
 	is.PR = &pr
-	return s.addIssue(r, is).Number
+	c := s.addIssue(r, is)
+	s.syncPullRef(r, c)
+	return c.Number
 }
 
 // addIssue stores is with the next number; s.mu held.

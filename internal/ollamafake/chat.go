@@ -49,8 +49,12 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	}
 	reply, ok := s.next(req)
 	if !ok {
-		reply = FailWith(http.StatusInternalServerError,
-			fmt.Sprintf("ollamafake: no reply scripted for model %q", cr.Model))
+		// 400, which clients do not retry, so the test fails fast.
+		reply = FailWith(http.StatusBadRequest,
+			fmt.Sprintf("ollamafake: no reply scripted for model %q; script more replies or set a Handler", cr.Model))
+		s.mu.Lock()
+		s.unscripted++
+		s.mu.Unlock()
 	}
 	req.Fault = reply.Fault
 	s.record(req)

@@ -1,6 +1,7 @@
 package ollamafake
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -262,12 +263,19 @@ func TestFallbackHandlers(t *testing.T) {
 	}
 }
 
-func TestNothingScriptedIs500(t *testing.T) {
-	srv := New(t, Model{Name: model})
+func TestNothingScriptedFailsFast(t *testing.T) {
+	tb := &recordingTB{TB: t}
+	srv := New(tb, Model{Name: model})
 	got := chat(t, client(t, srv), context.Background(), true, nil)
 	var se api.StatusError
-	if !errors.As(got.err, &se) || se.StatusCode != 500 || !strings.Contains(se.ErrorMessage, "no reply scripted") {
-		t.Errorf("got %+v", got)
+	if !errors.As(got.err, &se) || se.StatusCode != 400 || !strings.Contains(se.ErrorMessage, "no reply scripted") {
+		t.Errorf("got %+v, want HTTP 400 naming the problem", got)
+	}
+	for _, f := range tb.cleanups {
+		f()
+	}
+	if len(tb.errs) != 1 || !strings.Contains(tb.errs[0], "1 chat requests found no scripted reply") {
+		t.Errorf("test failures reported: %q", tb.errs)
 	}
 }
 
@@ -346,14 +354,27 @@ func TestSplitTokens(t *testing.T) {
 	}
 }
 
-// A slow reply with a Started hook lets a test act mid-stream.
+// A slow reply with a Started hook lets a test act mid-stream: the hook runs
+// once the first token is on the wire, while the rest is still to come.
 func TestStartedHookFiresMidStream(t *testing.T) {
 	srv := New(t, Model{Name: model})
+	started := make(chan struct{})
+	srv.Script(model, Reply{Content: "one two three", Started: func() { close(started) }}.Slowly(time.Hour))
 	ctx, cancel := context.WithCancel(context.Background())
-	srv.Script(model, Reply{Content: "one two three", Started: cancel}.Slowly(time.Hour))
-	got := chat(t, client(t, srv), ctx, true, nil)
-	// The real client returns nil when its context ends mid-stream.
-	if got.content != "one " || got.done != nil || ctx.Err() == nil {
-		t.Errorf("got %+v, want the first token only, then the cancellation", got)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+"/api/chat", strings.NewReader(`{"model":"`+model+`","messages":[{"role":"user","content":"hi"}]}`))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	first, err := bufio.NewReader(resp.Body).ReadString('\n')
+	if err != nil || !strings.Contains(first, `"content":"one "`) {
+		t.Fatalf("first line %q, %v", first, err)
+	}
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Started was not called after the first token")
 	}
 }

@@ -23,7 +23,8 @@
 //
 // When a model's script is used up, a Handler set with Respond answers
 // (useful for "garbage every time" or a benchmark); without one the server
-// answers HTTP 500 "no reply scripted", which the client retries.
+// answers HTTP 400 "no reply scripted" (not retried, so the run fails fast)
+// and, with New, the test fails.
 //
 // A Server is safe for concurrent use.
 package ollamafake
@@ -59,11 +60,13 @@ type Server struct {
 	handlers   map[string]Handler
 	requests   []Request
 	allowUnuse bool
+	unscripted int // chat requests nothing was scripted for
 }
 
 // New starts a Server with the given models registered, and closes it when
-// the test ends. When the test ends with scripted replies left unconsumed,
-// the test fails (call AllowUnused to permit that).
+// the test ends. The test fails if a chat request found no reply to give,
+// or if scripted replies are left unconsumed (call AllowUnused to permit
+// that).
 func New(tb testing.TB, models ...Model) *Server {
 	tb.Helper()
 	s := Start(models...)
@@ -71,6 +74,9 @@ func New(tb testing.TB, models ...Model) *Server {
 		s.Close()
 		if left := s.Unused(); len(left) > 0 && !s.unusedAllowed() {
 			tb.Errorf("ollamafake: scripted replies never requested: %v", left)
+		}
+		if n := s.Unscripted(); n > 0 {
+			tb.Errorf("ollamafake: %d chat requests found no scripted reply and no Handler", n)
 		}
 	})
 	return s
@@ -143,6 +149,14 @@ func (s *Server) AllowUnused() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.allowUnuse = true
+}
+
+// Unscripted is the number of chat requests that found neither a scripted
+// reply nor a Handler.
+func (s *Server) Unscripted() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.unscripted
 }
 
 func (s *Server) unusedAllowed() bool {

@@ -1,0 +1,318 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agentfix/agentfix/internal/exitcode"
+	"github.com/agentfix/agentfix/internal/ollamafake"
+)
+
+func TestParseFixFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"--task", "x"}, ""},
+		{[]string{"--failing", "--dry-run", "--json", "--out-diff", "f"}, ""},
+		{[]string{"--issue-file", "i.md", "--model", "m", "--max-rounds", "2"}, ""},
+		{nil, "exactly one of"},
+		{[]string{"--task", "x", "--failing"}, "exactly one of"},
+		{[]string{"--task", "x", "extra"}, "unexpected argument"},
+	} {
+		var out bytes.Buffer
+		_, err := parseFixFlags(MapEnv(nil, nil, &out, &out), tc.args)
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%v: %v", tc.args, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err) || exitcode.Code(err) != exitcode.Usage):
+			t.Errorf("%v: err = %v, want a usage error with %q", tc.args, err, tc.err)
+		}
+	}
+}
+
+func TestParseIssue(t *testing.T) {
+	got := parseIssue("\n## Sum drops the first element\r\n\r\nSum(1, 2, 3) is 5.\n\n```go\nSum(1,2,3)\n```\n")
+	if got.Title != "Sum drops the first element" || got.Body != "Sum(1, 2, 3) is 5.\n\n```go\nSum(1,2,3)\n```" {
+		t.Errorf("parseIssue = %+v", got)
+	}
+	if got := parseIssue("just one line"); got.Title != "just one line" || got.Body != "" {
+		t.Errorf("no heading: %+v", got)
+	}
+}
+
+func TestParseReplayFlags(t *testing.T) {
+	var out bytes.Buffer
+	e := MapEnv(nil, nil, &out, &out)
+	for _, args := range [][]string{{"s.jsonl", "--repo", "r"}, {"--repo", "r", "s.jsonl"}} {
+		opts, err := parseReplayFlags(e, args)
+		if err != nil || opts.session != "s.jsonl" || opts.repo != "r" {
+			t.Errorf("%v: %+v %v", args, opts, err)
+		}
+	}
+	if _, err := parseReplayFlags(e, nil); exitcode.Code(err) != exitcode.Usage {
+		t.Errorf("no session: %v", err)
+	}
+}
+
+// End to end: the built binary, a real git repository with failing tests,
+// the fake Ollama server.
+
+const e2eModel = "qwen2.5-coder:14b"
+
+var (
+	fixBinOnce sync.Once
+	fixBinPath string
+	fixBinErr  error
+)
+
+// fixBinary builds agentfix once per test run.
+func fixBinary(t *testing.T) string {
+	t.Helper()
+	fixBinOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "agentfix-e2e-")
+		if err != nil {
+			fixBinErr = err
+			return
+		}
+		fixBinPath = filepath.Join(dir, "agentfix")
+		out, err := exec.Command("go", "build", "-o", fixBinPath, "../../cmd/agentfix").CombinedOutput()
+		if err != nil {
+			fixBinErr = errors.New(string(out))
+		}
+	})
+	if fixBinErr != nil {
+		t.Fatalf("build agentfix: %v", fixBinErr)
+	}
+	return fixBinPath
+}
+
+// fixRepo copies the sum project (failing tests) into a git repository.
+func fixRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	src := filepath.Join("..", "agent", "testdata", "repos", "sum")
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644)
+	}
+	fixGit(t, dir, "init", "--quiet", "--initial-branch=main")
+	fixGit(t, dir, "add", "--all")
+	fixGit(t, dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "initial")
+	return dir
+}
+
+func fixGit(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git %v: %v", args, err)
+	}
+	return string(out)
+}
+
+func fixReply(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "agent", "testdata", "replies", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "```diff\n" + string(b) + "```\n"
+}
+
+const e2ePlan = `{"files": ["sum.go"], "steps": ["Start the loop at index 0."]}`
+
+// fixCmd prepares the binary with a clean environment: none of the
+// variables that would point it elsewhere.
+func fixCmd(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	cmd := exec.Command(fixBinary(t), args...)
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if name == "GITHUB_ACTIONS" || name == "RUNNER_TEMP" || name == "OLLAMA_HOST" || strings.HasPrefix(name, "AGENTFIX_") || strings.HasPrefix(name, "INPUT_") {
+			continue
+		}
+		cmd.Env = append(cmd.Env, kv)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	return cmd, &stdout, &stderr
+}
+
+func runFixCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	cmd, stdout, stderr := fixCmd(t, args...)
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()
+}
+
+func TestFixEndToEndCommitsOnALocalBranchAndReplays(t *testing.T) {
+	repo := fixRepo(t)
+	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
+	srv.Script(e2eModel, ollamafake.Text(e2ePlan), ollamafake.Text(fixReply(t, "wrong.diff")), ollamafake.Text(fixReply(t, "fix.diff")))
+	sessionPath := filepath.Join(t.TempDir(), "s.jsonl")
+	code, stdout, stderr := runFixCmd(t, "fix", "--repo", repo, "--failing", "--json", "--ollama-host", srv.URL, "--session", sessionPath)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	var rep struct {
+		Result, Branch, Commit, Diff, StopReason string
+		Rounds                                   int
+		Files                                    []string
+		Timings                                  map[string]int64
+		Tokens                                   map[string]int
+		Verify                                   struct{ Passed bool }
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v:\n%s", err, stdout)
+	}
+	if rep.Result != "fixed" || rep.Rounds != 2 || !rep.Verify.Passed || rep.Branch != "agent-fix/local-fix-testsum" {
+		t.Errorf("report = %+v", rep)
+	}
+	if _, ok := rep.Timings["model_ms"]; !ok || rep.Tokens["completion"] == 0 {
+		t.Errorf("timings %v tokens %v", rep.Timings, rep.Tokens)
+	}
+	if got := fixGit(t, repo, "show", rep.Branch+":sum.go"); !strings.Contains(got, "for i := 0;") {
+		t.Errorf("the branch does not hold the fix:\n%s", got)
+	}
+	if got := fixGit(t, repo, "show", "main:sum.go"); !strings.Contains(got, "for i := 1;") {
+		t.Errorf("main changed:\n%s", got)
+	}
+	if st := fixGit(t, repo, "status", "--porcelain"); st != "" {
+		t.Errorf("uncommitted changes left:\n%s", st)
+	}
+	if who := fixGit(t, repo, "log", "-1", "--format=%an", rep.Branch); strings.TrimSpace(who) != "agentfix" {
+		t.Errorf("author %q", who)
+	}
+
+	// Replay on the commit the session was recorded at, with no server.
+	srv.Close()
+	fixGit(t, repo, "switch", "--quiet", "main")
+	code, stdout, stderr = runFixCmd(t, "replay", sessionPath, "--repo", repo)
+	if code != 0 || !strings.Contains(stdout, "byte-identical") {
+		t.Fatalf("replay: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if st := fixGit(t, repo, "status", "--porcelain"); st != "" {
+		t.Errorf("replay left changes:\n%s", st)
+	}
+}
+
+func TestFixEndToEndDryRunWritesOnlyTheDiff(t *testing.T) {
+	repo := fixRepo(t)
+	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
+	srv.Script(e2eModel, ollamafake.Text(e2ePlan), ollamafake.Text(fixReply(t, "fix.diff")))
+	out := filepath.Join(t.TempDir(), "fix.diff")
+	code, stdout, stderr := runFixCmd(t, "fix", "--repo", repo, "--task", "Sum drops the first element", "--dry-run", "--out-diff", out, "--ollama-host", srv.URL)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	diff, err := os.ReadFile(out)
+	if err != nil || !strings.Contains(string(diff), "+\tfor i := 0;") {
+		t.Fatalf("--out-diff: %v\n%s", err, diff)
+	}
+	if st := fixGit(t, repo, "status", "--porcelain"); st != "" {
+		t.Errorf("--dry-run changed the tree:\n%s", st)
+	}
+	if branches := fixGit(t, repo, "branch", "--format=%(refname:short)"); branches != "main\n" {
+		t.Errorf("branches: %s", branches)
+	}
+	if !strings.Contains(stdout, "dry run") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	// The default session record lives in the git directory.
+	if m, _ := filepath.Glob(filepath.Join(repo, ".git", "agentfix", "sessions", "*-sum-drops-the-first-element.jsonl")); len(m) != 1 {
+		t.Errorf("session record: %v", m)
+	}
+}
+
+func TestFixEndToEndNotFixedRestoresTheTree(t *testing.T) {
+	repo := fixRepo(t)
+	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
+	srv.Respond(e2eModel, func(ollamafake.Request) ollamafake.Reply { return ollamafake.Text("no idea") })
+	code, stdout, stderr := runFixCmd(t, "fix", "--repo", repo, "--failing", "--max-rounds", "1", "--ollama-host", srv.URL)
+	if code != 1 || !strings.Contains(stdout, "not fixed after 1 round(s): max-rounds") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if st := fixGit(t, repo, "status", "--porcelain"); st != "" {
+		t.Errorf("tree not restored:\n%s", st)
+	}
+}
+
+func TestFixEndToEndConfigurationErrorsExit2(t *testing.T) {
+	repo := fixRepo(t)
+	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
+	code, _, stderr := runFixCmd(t, "fix", "--repo", repo, "--failing", "--model", "llama3:70b", "--ollama-host", srv.URL)
+	if code != 2 || !strings.Contains(stderr, "ollama pull llama3:70b") {
+		t.Errorf("missing model: exit %d\n%s", code, stderr)
+	}
+	os.WriteFile(filepath.Join(repo, "sum.go"), []byte("package sum\n"), 0o644)
+	code, _, stderr = runFixCmd(t, "fix", "--repo", repo, "--failing", "--ollama-host", srv.URL)
+	if code != 2 || !strings.Contains(stderr, "commit or stash") {
+		t.Errorf("dirty tree: exit %d\n%s", code, stderr)
+	}
+	if got := fixGit(t, repo, "diff", "--stat"); !strings.Contains(got, "sum.go") {
+		t.Error("the user's uncommitted change was lost")
+	}
+}
+
+func TestFixEndToEndUnreachableOllamaExits2(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the client's connection retries")
+	}
+	repo := fixRepo(t)
+	code, _, stderr := runFixCmd(t, "fix", "--repo", repo, "--task", "x", "--ollama-host", "http://127.0.0.1:1")
+	if code != 2 || !strings.Contains(stderr, "cannot reach Ollama at http://127.0.0.1:1") {
+		t.Errorf("exit %d\n%s", code, stderr)
+	}
+}
+
+func TestFixEndToEndSIGTERMMidStream(t *testing.T) {
+	repo := fixRepo(t)
+	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
+	srv.Script(e2eModel, ollamafake.Text(e2ePlan))
+	srv.Respond(e2eModel, func(ollamafake.Request) ollamafake.Reply { return ollamafake.Hang() })
+	cmd, stdout, stderr := fixCmd(t, "fix", "--repo", repo, "--task", "Sum drops the first element", "--ollama-host", srv.URL)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for len(srv.Chats()) < 2 { // the patch request is hanging
+		if ctx.Err() != nil {
+			cmd.Process.Kill()
+			t.Fatalf("the patch request never came\n%s", stderr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(stdout.String(), "interrupted") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if st := fixGit(t, repo, "status", "--porcelain"); st != "" {
+		t.Errorf("tree not restored:\n%s", st)
+	}
+}

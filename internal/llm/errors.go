@@ -22,10 +22,12 @@ type UnreachableError struct {
 	Err  error
 }
 
+// Error names the URL and says how to start or point at a server.
 func (e *UnreachableError) Error() string {
 	return fmt.Sprintf("cannot reach Ollama at %s: %v (start it with `ollama serve` or set ollama.host / OLLAMA_HOST)", e.Host, e.Err)
 }
 
+// Unwrap returns the connection error.
 func (e *UnreachableError) Unwrap() error { return e.Err }
 
 // ModelMissingError means the server answered that it does not have the model.
@@ -33,6 +35,7 @@ type ModelMissingError struct {
 	Model, Host string
 }
 
+// Error names the model and how to pull it.
 func (e *ModelMissingError) Error() string {
 	return fmt.Sprintf("Ollama at %s: model %s is not available on that server (ollama pull %s)", e.Host, e.Model, e.Model)
 }
@@ -44,6 +47,7 @@ type TimeoutError struct {
 	Attempts    int
 }
 
+// Error says which timeout ran out and how to raise it.
 func (e *TimeoutError) Error() string {
 	return fmt.Sprintf("Ollama at %s: %s did not finish within %s on the last of %d attempts; raise ollama.timeout or use a smaller model",
 		e.Host, subject(e.Model), e.Timeout, e.Attempts)
@@ -57,11 +61,13 @@ type ServerError struct {
 	Err         error
 }
 
+// Error gives the last failure and where to look next.
 func (e *ServerError) Error() string {
 	return fmt.Sprintf("Ollama at %s: %s failed %d times, last: %v; see the server log (journalctl -u ollama)",
 		e.Host, subject(e.Model), e.Attempts, e.Err)
 }
 
+// Unwrap returns the last failure.
 func (e *ServerError) Unwrap() error { return e.Err }
 
 // RejectedError means the server refused the request itself (HTTP 400, an
@@ -72,6 +78,7 @@ type RejectedError struct {
 	Message     string
 }
 
+// Error gives the server's answer and what it most likely means.
 func (e *RejectedError) Error() string {
 	hint := "this is a bug in agentfix's request; please report it"
 	switch {

@@ -30,6 +30,7 @@ const (
 	FaultErrorLine
 )
 
+// String names the fault in test output.
 func (k FaultKind) String() string {
 	switch k {
 	case NoFault:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"unicode/utf8"
 )
 
 // BuiltinAllow is the default allowlist: a command may run only if its argv
@@ -62,6 +63,9 @@ func Split(cmd string) ([]string, error) {
 	}
 	if strings.ContainsAny(cmd, "\n\r") {
 		return refuse("a newline would start a second command")
+	}
+	if !utf8.ValidString(cmd) {
+		return refuse("the command is not valid UTF-8")
 	}
 	for _, r := range cmd {
 		if (r < 0x20 && r != '\t') || r == 0x7f {
@@ -219,6 +223,9 @@ var execFlags = map[string][]string{
 var jvmProperties = []string{"jvm", "argLine", "maven.ext.class.path", "exec.executable", "org.gradle.java.home", "org.gradle.jvmargs", "java.home", "org.gradle.java.installations.paths", "javaagent"}
 
 func runsAnotherProgram(argv []string) string {
+	if strings.Contains(argv[0], "=") {
+		return fmt.Sprintf("%s sets a variable for the command; commands run with the configured environment only", argv[0])
+	}
 	tool := path.Base(argv[0])
 	if shells[tool] {
 		return fmt.Sprintf("%s runs other commands; name the test command itself", tool)
@@ -267,6 +274,9 @@ func runsAnotherProgram(argv []string) string {
 					return fmt.Sprintf("property %s could make %s run another JVM or agent", arg, tool)
 				}
 			}
+		}
+		if tool == "npx" && (strings.HasPrefix(arg, "--config={") || (arg == "--config" || arg == "-c") && strings.HasPrefix(flagValue(argv[1:], i), "{")) {
+			return "an inline configuration may name programs to load; use a configuration file in the repository"
 		}
 		if p := outsidePath(arg); p != "" {
 			return fmt.Sprintf("argument %s names a path outside the repository (%s); commands may only use paths inside it", arg, p)

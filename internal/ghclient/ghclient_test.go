@@ -106,7 +106,8 @@ func TestRetries5xx(t *testing.T) {
 func TestGivesUpAfterRetries(t *testing.T) {
 	t.Parallel()
 	s, gh, sl := setup(t)
-	s.FailNext("GET", "/repos/octo/hello", 10, 503)
+	// One try and three retries; a fifth attempt would succeed.
+	s.FailNext("GET", "/repos/octo/hello", 4, 503)
 	_, resp, err := gh.Repositories.Get(context.Background(), "octo", "hello")
 	err = ghclient.Wrap("get repository", repo, resp, err)
 	if ghclient.Status(err) != 503 {
@@ -115,7 +116,7 @@ func TestGivesUpAfterRetries(t *testing.T) {
 	if !strings.Contains(err.Error(), "github: get repository octo/hello: 503") {
 		t.Errorf("message %q does not name the call and the object", err)
 	}
-	if len(sl.got()) != 3 || s.PendingFaults() != 6 {
+	if len(sl.got()) != 3 || s.PendingFaults() != 0 {
 		t.Errorf("waits %v, faults left %d; want 3 retries", sl.got(), s.PendingFaults())
 	}
 }
@@ -211,5 +212,44 @@ func TestBranchNotFound(t *testing.T) {
 	err = ghclient.Wrap("get branch", "octo/hello agent-fix/issue-9", resp, err)
 	if !ghclient.IsNotFound(err) {
 		t.Errorf("GetBranch on a missing branch: %v, want IsNotFound", err)
+	}
+}
+
+// TestSpentWindow: a success that spends the window's last request must
+// not leave go-github refusing the next call locally; the client waits for
+// the reset instead.
+func TestSpentWindow(t *testing.T) {
+	t.Parallel()
+	s := githubfake.New(t)
+	s.AddRepo(repo, "main")
+	var mu sync.Mutex
+	clock := time.Now()
+	nowf := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	s.SetClock(nowf)
+	var waits []time.Duration
+	gh, err := ghclient.New(ghclient.Options{
+		APIURL: s.APIURL(),
+		Now:    nowf,
+		Sleep: func(_ context.Context, d time.Duration) error {
+			mu.Lock()
+			defer mu.Unlock()
+			waits = append(waits, d)
+			clock = clock.Add(d)
+			return nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetQuota(1, clock.Add(40*time.Second))
+	for i := 0; i < 3; i++ {
+		if _, _, err := gh.Repositories.Get(context.Background(), "octo", "hello"); err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(waits) != 1 || waits[0] < 40*time.Second || waits[0] > 42*time.Second {
+		t.Errorf("waits %v, want one of about 41s", waits)
 	}
 }

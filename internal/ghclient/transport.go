@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -24,8 +25,18 @@ import (
 // time, so a retry loop above it would spin.
 //
 // GitHub docs: REST "Rate limits for the REST API", "Best practices".
+//
+// A successful answer that spends the last request of the window
+// (X-RateLimit-Remaining: 0) would make go-github refuse the next call
+// locally; when the reset is within MaxWait, Transport reports one request
+// left instead and waits for the reset before sending the next request.
 type Transport struct {
 	opts Options
+
+	mu sync.Mutex
+	// exhaustedUntil is the reset of a window whose last request was
+	// spent on a successful call.
+	exhaustedUntil time.Time
 }
 
 // maxLimitRetries bounds waits for rate limits on one request.
@@ -36,6 +47,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	o := t.opts
 	ctx := req.Context()
 	serverRetries, limitRetries := 0, 0
+	if err := t.waitForWindow(req); err != nil {
+		return nil, err
+	}
 	for attempt := 0; ; attempt++ {
 		r := req
 		if attempt > 0 {
@@ -64,6 +78,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		wait, why, retry := t.decide(resp, serverRetries, limitRetries)
 		if !retry || !canRewind {
+			t.noteSpentWindow(resp)
 			return resp, nil
 		}
 		if resp.StatusCode >= 500 {
@@ -78,6 +93,43 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 	}
+}
+
+// noteSpentWindow handles a non-rate-limited answer that spent the last
+// request of the window (see Transport).
+func (t *Transport) noteSpentWindow(resp *http.Response) {
+	if resp.StatusCode >= 400 || resp.Header.Get("X-RateLimit-Remaining") != "0" {
+		return
+	}
+	reset, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Reset"), 10, 64)
+	if err != nil {
+		return
+	}
+	until := time.Unix(reset, 0)
+	if until.Sub(t.opts.Now()) > t.opts.MaxWait {
+		return // too far: let go-github fail the next call with the reset time
+	}
+	t.mu.Lock()
+	t.exhaustedUntil = until
+	t.mu.Unlock()
+	resp.Header.Set("X-RateLimit-Remaining", "1")
+}
+
+// waitForWindow waits for the reset of a window noteSpentWindow saw spent.
+func (t *Transport) waitForWindow(req *http.Request) error {
+	t.mu.Lock()
+	until := t.exhaustedUntil
+	t.exhaustedUntil = time.Time{}
+	t.mu.Unlock()
+	if until.IsZero() {
+		return nil
+	}
+	d := until.Sub(t.opts.Now()) + time.Second
+	if d <= 0 {
+		return nil
+	}
+	t.logf("github: %s %s: rate limit window spent; waiting %s for its reset", req.Method, req.URL.Path, d)
+	return t.opts.Sleep(req.Context(), d)
 }
 
 // decide says whether resp is worth retrying, after how long, and why.

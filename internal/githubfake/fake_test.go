@@ -287,3 +287,35 @@ func TestConcurrentUse(t *testing.T) {
 		t.Errorf("%d comments, want 8", got)
 	}
 }
+
+func TestQuota(t *testing.T) {
+	t.Parallel()
+	s, gh := setup(t)
+	ctx := context.Background()
+	var mu sync.Mutex
+	clock := time.Now()
+	s.SetClock(func() time.Time { mu.Lock(); defer mu.Unlock(); return clock })
+	reset := clock.Add(time.Minute).Truncate(time.Second)
+	s.SetQuota(2, reset)
+	for want := 1; want >= 0; want-- {
+		_, resp, err := gh.Repositories.Get(ctx, "octo", "hello")
+		if err != nil || resp.Rate.Remaining != want {
+			t.Fatalf("remaining %d, err %v; want %d", resp.Rate.Remaining, err, want)
+		}
+	}
+	// A fresh client: the first has seen Remaining 0 and would refuse locally.
+	raw, err := http.Get(s.APIURL() + "/repos/" + repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw.Body.Close()
+	if raw.StatusCode != 403 || raw.Header.Get("X-RateLimit-Remaining") != "0" {
+		t.Fatalf("spent window: %d remaining %q, want 403 with 0", raw.StatusCode, raw.Header.Get("X-RateLimit-Remaining"))
+	}
+	mu.Lock()
+	clock = reset
+	mu.Unlock()
+	if _, _, err := s.Client(t).Repositories.Get(ctx, "octo", "hello"); err != nil {
+		t.Fatalf("after the reset: %v", err)
+	}
+}

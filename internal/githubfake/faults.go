@@ -99,6 +99,21 @@ func (s *Server) PendingFaults() int {
 	return n
 }
 
+// unfired describes the faults left.
+func (s *Server) unfired() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, f := range s.faults {
+		m := f.Method
+		if m == "" {
+			m = "*"
+		}
+		out = append(out, fmt.Sprintf("%s %s: %d× %d", m, f.Path, f.left, f.Status))
+	}
+	return out
+}
+
 // takeFault returns the first fault matching r and counts it; s.mu held.
 func (s *Server) takeFault(r *http.Request) *fault {
 	for i, f := range s.faults {

@@ -41,6 +41,7 @@ type Server struct {
 	identity string
 	token    string
 	now      func() time.Time
+	quota    quota
 }
 
 // Call is one request the fake received, for assertions and debugging.
@@ -51,11 +52,17 @@ type Call struct {
 	Status int
 }
 
-// New starts a fake and stops it when tb's test ends.
+// New starts a fake and stops it when tb's test ends. The test fails if
+// a fault it injected never fired: a fault that was not hit tests nothing.
 func New(tb testing.TB) *Server {
 	tb.Helper()
 	s := NewServer()
-	tb.Cleanup(s.Close)
+	tb.Cleanup(func() {
+		s.Close()
+		if left := s.unfired(); len(left) > 0 {
+			tb.Errorf("githubfake: injected faults never fired: %s", strings.Join(left, "; "))
+		}
+	})
 	return s
 }
 
@@ -132,28 +139,35 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			s.calls = append(s.calls, Call{Method: r.Method, Path: p, Status: rec.status})
 			s.mu.Unlock()
 		}()
+		h := rec.Header()
+		h.Set("X-GitHub-Api-Version-Selected", "2022-11-28")
 		s.mu.Lock()
 		tok := s.token
-		f := s.takeFault(r)
 		now := s.now()
-		s.mu.Unlock()
 		if tok != "" {
 			auth := r.Header.Get("Authorization")
 			if auth != "Bearer "+tok && auth != "token "+tok {
+				s.mu.Unlock()
 				writeError(rec, http.StatusUnauthorized, "Bad credentials", "https://docs.github.com/rest")
 				return
 			}
 		}
+		f := s.takeFault(r)
 		if f != nil {
+			s.mu.Unlock()
 			f.write(rec, now)
 			return
 		}
-		h := rec.Header()
-		h.Set("X-RateLimit-Limit", "5000")
-		h.Set("X-RateLimit-Remaining", "4999")
-		h.Set("X-RateLimit-Reset", fmt.Sprint(now.Add(time.Hour).Unix()))
-		h.Set("X-GitHub-Api-Version-Selected", "2022-11-28")
-		next.ServeHTTP(rec, r)
+		ok := s.spendQuota(rec, now)
+		if !s.quota.on {
+			h.Set("X-RateLimit-Limit", "5000")
+			h.Set("X-RateLimit-Remaining", "4999")
+			h.Set("X-RateLimit-Reset", fmt.Sprint(now.Add(time.Hour).Unix()))
+		}
+		s.mu.Unlock()
+		if ok {
+			next.ServeHTTP(rec, r)
+		}
 	})
 }
 

@@ -321,6 +321,6 @@ func labeledPayload(number int, label, sender string) map[string]any {
 
 func commentPayload(action string, number int, isPR bool, author, body string) map[string]any {
 	return map[string]any{"action": action, "issue": issueJSON(number, "Add returns the wrong sum", "Add(2, 3) gives -1.", isPR),
-		"comment": map[string]any{"id": 777, "body": body, "user": user(author), "html_url": "https://example/c"},
+		"comment":    map[string]any{"id": 777, "body": body, "user": user(author), "html_url": "https://example/c"},
 		"repository": repoJSON(), "sender": user(author)}
 }

@@ -1,0 +1,69 @@
+package patch
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// fuzzRepo lays out a parent directory holding the repository and a
+// sibling directory the patch must never reach, linked from inside.
+func fuzzRepo(t *testing.T) (parent, repo string) {
+	parent = t.TempDir()
+	repo = filepath.Join(parent, "repo")
+	writeTestFile(t, repo, "calc.go", "package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n")
+	writeTestFile(t, repo, "README.md", "# calc\n\nA tiny calculator.\n")
+	writeTestFile(t, repo, "dir/x.txt", "one\ntwo\nthree\n")
+	writeTestFile(t, repo, ".git/config", "[core]\n")
+	writeTestFile(t, parent, "outside/secret.txt", "one\ntwo\n")
+	os.Symlink("../outside", filepath.Join(repo, "ext"))
+	return parent, repo
+}
+
+// FuzzApply feeds arbitrary replies through extraction and apply: it must
+// never panic, never touch anything outside the repository or under .git,
+// change nothing when it refuses, and produce a diff that re-applies.
+func FuzzApply(f *testing.F) {
+	paths, _ := filepath.Glob("testdata/cases/*.txt")
+	for _, p := range paths {
+		b, _ := os.ReadFile(p)
+		f.Add(string(b))
+	}
+	f.Add(reply("ext/secret.txt"))
+	f.Add("```diff\n--- a/dir/x.txt\n+++ b/dir/x.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n```\n")
+	pol := Policy{AllowDelete: true, AllowRename: true}
+	f.Fuzz(func(t *testing.T, in string) {
+		parent, repo := fuzzRepo(t)
+		outside := filepath.Join(parent, "outside")
+		before, outBefore := snapshot(t, repo), snapshot(t, outside)
+		res, err := Apply(repo, in, pol, Options{})
+		if err != nil {
+			return // an I/O failure on a strange path, reported, not a write
+		}
+		if !equalMaps(outBefore, snapshot(t, outside)) {
+			t.Fatal("a file outside the repository changed")
+		}
+		entries, _ := os.ReadDir(parent)
+		if len(entries) != 2 {
+			t.Fatalf("something was written next to the repository: %v", entries)
+		}
+		after := snapshot(t, repo)
+		if after[".git/config"] != before[".git/config"] {
+			t.Fatal(".git/config changed")
+		}
+		if !res.Applied {
+			if !equalMaps(before, after) {
+				t.Fatal("refused, but the repository changed")
+			}
+			return
+		}
+		_, repo2 := fuzzRepo(t)
+		res2, err := Apply(repo2, res.Diff, pol, Options{})
+		if err != nil || !res2.Applied {
+			t.Fatalf("the normalised diff does not re-apply: %v %v\n%s", err, res2.Errors, res.Diff)
+		}
+		if !equalMaps(after, snapshot(t, repo2)) {
+			t.Fatalf("re-applying the normalised diff gives other files\n%s", res.Diff)
+		}
+	})
+}

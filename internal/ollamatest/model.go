@@ -3,7 +3,6 @@ package ollamatest
 import (
 	"bytes"
 	"fmt"
-	"strings"
 )
 
 // Model is a scripted model: a tiny llama model whose replies are fixed
@@ -33,48 +32,6 @@ type Reply struct {
 	Text string
 }
 
-// Cond is a condition on a chat request, evaluated by the server when it
-// renders the prompt: a Go template pipeline over $system (the system
-// prompt), $last (the last user message), $n (the number of messages) and
-// the template's own data. Build one with the functions below.
-type Cond string
-
-// Always holds for every request.
-func Always() Cond { return "true" }
-
-// LastHasPrefix holds when the last user message starts with p.
-func LastHasPrefix(p string) Cond { return hasPrefix("$last", p) }
-
-// SystemHasPrefix holds when the system prompt starts with p.
-func SystemHasPrefix(p string) Cond { return hasPrefix("$system", p) }
-
-// Messages holds when the request has exactly n messages, the system
-// prompt included.
-func Messages(n int) Cond { return Cond(fmt.Sprintf("(eq $n %d)", n)) }
-
-// And holds when all of cs hold.
-func And(cs ...Cond) Cond {
-	if len(cs) == 0 {
-		return Always()
-	}
-	parts := make([]string, len(cs))
-	for i, c := range cs {
-		parts[i] = string(c.orAlways())
-	}
-	return Cond("(and " + strings.Join(parts, " ") + ")")
-}
-
-func hasPrefix(v, p string) Cond {
-	return Cond(fmt.Sprintf("(and (ge (len %s) %d) (eq (slice %s 0 %d) %q))", v, len(p), v, len(p), p))
-}
-
-func (c Cond) orAlways() Cond {
-	if c == "" {
-		return Always()
-	}
-	return c
-}
-
 // Special tokens of every scripted model.
 const (
 	bosText     = "<|bos|>"
@@ -83,29 +40,6 @@ const (
 )
 
 func triggerText(i int) string { return fmt.Sprintf("<|reply%d|>", i) }
-
-// Template returns the Modelfile TEMPLATE that renders the conversation and
-// ends the prompt with the trigger of the first reply whose When holds.
-func (m Model) Template() string {
-	var b strings.Builder
-	b.WriteString(`{{- $system := .System }}{{ $last := "" }}{{ $n := len .Messages }}`)
-	b.WriteString(`{{- range .Messages }}{{ if eq .Role "system" }}{{ $system = .Content }}{{ else if eq .Role "user" }}{{ $last = .Content }}{{ end }}{{ end }}`)
-	b.WriteString(`{{- range .Messages }}{{ .Role }}: {{ .Content }}` + "\n" + `{{ end }}`)
-	for i, r := range m.Replies {
-		if i == 0 {
-			b.WriteString("{{- if ")
-		} else {
-			b.WriteString("{{- else if ")
-		}
-		fmt.Fprintf(&b, "%s }}%s", r.When.orAlways(), triggerText(i))
-	}
-	if len(m.Replies) > 0 {
-		b.WriteString("{{- else }}" + noReplyText + "{{- end }}")
-	} else {
-		b.WriteString(noReplyText)
-	}
-	return b.String()
-}
 
 // Dimensions of every scripted model.
 const (

@@ -171,26 +171,51 @@ func TestPhrasesAreUniqueAndSpellText(t *testing.T) {
 }
 
 // TestTemplateChoosesReply renders the template the way the server does
-// (Go text/template over the request's messages) and checks which trigger
-// ends the prompt.
+// (Go text/template over the request's messages, consecutive messages of
+// one role merged) and checks which trigger ends the prompt.
 func TestTemplateChoosesReply(t *testing.T) {
-	tmpl := template.Must(template.New("").Parse(testModel.Template()))
+	m := Model{Replies: []Reply{
+		{When: SystemHasPrefix("You plan")},
+		{When: And(LastHasPrefix("Write the diff"), Messages(2))},
+		{When: LastHasPrefix("¿")},
+		{When: And(LastContains("plan the fix"), Not(SystemContains("review")))},
+		{When: LastHasSuffix("the end.")},
+	}}
+	tmpl := template.Must(template.New("").Parse(m.Template()))
 	type msg struct{ Role, Content string }
 	cases := []struct {
 		name string
 		msgs []msg
 		want string
 	}{
-		{"plan", []msg{{"system", "You plan fixes."}, {"user", "Issue: Add subtracts"}}, triggerText(0)},
-		{"diff", []msg{{"system", "You write diffs."}, {"user", "Write the diff for calc.go"}}, triggerText(1)},
-		{"diff needs two messages", []msg{{"user", "Write the diff for calc.go"}}, noReplyText},
+		{"system prefix", []msg{{"system", "You plan fixes."}, {"user", "Issue: Add subtracts"}}, triggerText(0)},
+		{"last prefix and count", []msg{{"system", "You write diffs."}, {"user", "Write the diff for calc.go"}}, triggerText(1)},
+		{"count differs", []msg{{"user", "Write the diff for calc.go"}}, noReplyText},
 		{"unicode", []msg{{"user", "¿qué?"}}, triggerText(2)},
-		{"short message", []msg{{"user", "W"}}, noReplyText},
+		{"contains, in merged user messages", []msg{{"system", "sys"}, {"user", "context"}, {"user", "Now plan the fix.\nReply"}}, triggerText(3)},
+		{"contains but not", []msg{{"system", "You review"}, {"user", "plan the fix"}}, noReplyText},
+		{"suffix", []msg{{"user", "this is the end."}}, triggerText(4)},
+		{"suffix only at the end", []msg{{"user", "the end. Or not"}}, noReplyText},
+		{"message shorter than the prefix", []msg{{"user", "W"}}, noReplyText},
 		{"none", nil, noReplyText},
 	}
 	for _, c := range cases {
+		// The server's collate: system prompts joined, consecutive
+		// messages of one role merged.
+		var system []string
+		var merged []msg
+		for _, m := range c.msgs {
+			if m.Role == "system" {
+				system = append(system, m.Content)
+			}
+			if n := len(merged); n > 0 && merged[n-1].Role == m.Role {
+				merged[n-1].Content += "\n\n" + m.Content
+				continue
+			}
+			merged = append(merged, m)
+		}
 		var b strings.Builder
-		err := tmpl.Execute(&b, map[string]any{"System": "", "Messages": c.msgs})
+		err := tmpl.Execute(&b, map[string]any{"System": strings.Join(system, "\n\n"), "Messages": merged})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

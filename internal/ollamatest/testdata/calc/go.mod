@@ -1,0 +1,3 @@
+module example.com/calc
+
+go 1.21

@@ -25,6 +25,19 @@ func (a *actionRun) fixIssue(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("fix: %w", err)
 	}
+	if len(a.cfg.Verify.Commands) == 0 {
+		return exitcode2(fmt.Errorf("fix: no verify command: set verify.commands or the test-command input"))
+	}
+	// The checks before the fix are the PR's "before" evidence, and
+	// failing tests tell the loop where to look.
+	before, err := a.verify(ctx, a.cfg.Verify.Commands)
+	if err != nil {
+		return exitcode2IfRefused(fmt.Errorf("fix: before: %w", err))
+	}
+	a.rep.Before = checkOf(before)
+	if !before.Passed {
+		task.Failing = before
+	}
 	res, err := a.loop(ctx, task)
 	if err != nil {
 		return fmt.Errorf("fix: %w", err)

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"fmt"
 	"os"
 	"os/exec"
@@ -36,9 +38,14 @@ func (a *actionRun) loopWith(ctx context.Context, cfg *config.Config, task agent
 		return nil, fmt.Errorf("session record: %w", err)
 	}
 	defer sess.Close()
+	// The status comment follows the rounds as the session records them.
+	rounds := &roundWatcher{w: sess, onRound: func(k int) {
+		a.rep.Rounds = k
+		a.status(ctx, report.StageRound)
+	}}
 	res, err := agent.Run(ctx, agent.Job{
 		Repo: a.dir, Config: cfg, Task: task, Model: model,
-		Session: sess, Log: a.env.Stderr, Environ: environ(), Version: Version, Actions: true,
+		Session: rounds, Log: a.env.Stderr, Environ: environ(), Version: Version, Actions: true,
 	})
 	if err != nil {
 		if llm.IsConfig(err) || isRefused(err) {
@@ -223,4 +230,28 @@ func failureSummary(rep *verify.Report, max int) string {
 		s = s[:max] + "\n…"
 	}
 	return s
+}
+
+// roundWatcher passes the session record through to w and calls onRound
+// when a transition event starts a new round. The recorder writes one
+// whole event per Write.
+type roundWatcher struct {
+	w       io.Writer
+	onRound func(round int)
+	last    int
+}
+
+func (rw *roundWatcher) Write(p []byte) (int, error) {
+	n, err := rw.w.Write(p)
+	var ev struct {
+		Kind string `json:"kind"`
+		Data struct {
+			Round int `json:"round"`
+		} `json:"data"`
+	}
+	if json.Unmarshal(bytes.TrimSpace(p), &ev) == nil && ev.Kind == "transition" && ev.Data.Round > rw.last {
+		rw.last = ev.Data.Round
+		rw.onRound(ev.Data.Round)
+	}
+	return n, err
 }

@@ -39,7 +39,9 @@ func TestLabelFixesIssueAndReRunUpdatesTheSamePR(t *testing.T) {
 	r.must(t, pr.PR.Head == branch && pr.PR.Base == "main", "PR %s → %s, want %s → main", pr.PR.Head, pr.PR.Base, branch)
 	r.must(t, strings.Contains(pr.Body, "Fixes #"+itoa(n)), "PR body lacks Fixes #%d:\n%s", n, pr.Body)
 	r.must(t, strings.Contains(pr.Body, "/octo/calc/actions/runs/4242"), "PR body lacks the run link:\n%s", pr.Body)
-	r.must(t, strings.Contains(pr.Body, "go test"), "PR body lacks the verification evidence:\n%s", pr.Body)
+	r.must(t, strings.Contains(pr.Body, "| before | `go test") && strings.Contains(pr.Body, "TestAdd") && strings.Contains(pr.Body, "| after | `go test"), "PR body lacks the before/after evidence:\n%s", pr.Body)
+	r.must(t, strings.Contains(pr.Body, "<details><summary>Session record"), "PR body lacks the session excerpt:\n%s", pr.Body)
+	r.must(t, strings.Contains(pr.Body, model), "PR body lacks the model")
 	r.must(t, len(pr.Body) <= 65536, "PR body is %d bytes", len(pr.Body))
 	labels := w.gh.Labels(repoName, pr.Number)
 	r.must(t, len(labels) == 1 && labels[0] == "agent-fix", "PR labels %v", labels)
@@ -60,6 +62,14 @@ func TestLabelFixesIssueAndReRunUpdatesTheSamePR(t *testing.T) {
 	r.must(t, strings.Contains(r.summary, "## agentfix: fixed") && strings.Contains(r.summary, "#"+itoa(pr.Number)), "step summary:\n%s", r.summary)
 	st := w.statusComments(n)
 	r.must(t, len(st) == 1 && strings.Contains(st[0].Body, "Fixed") && strings.Contains(st[0].Body, "#"+itoa(pr.Number)), "status comments %+v", st)
+
+	edits := 0
+	for _, c := range w.gh.Calls() {
+		if c.Method == "PATCH" && strings.Contains(c.Path, "/issues/comments/") {
+			edits++
+		}
+	}
+	r.must(t, edits >= 2, "the status comment was edited %d times; want round 1 and the result", edits)
 
 	// A re-run (a fresh checkout of main) finds the same branch and PR.
 	w.clone("main")

@@ -76,8 +76,8 @@ var htmlCommentRE = regexp.MustCompile(`(?s)<!--.*?-->`)
 
 // StripNonCommands removes from a Markdown comment everything in which a
 // command must not be recognised: fenced code blocks (``` and ~~~),
-// indented code blocks (four spaces or a tab), block quotes (`>`), and HTML
-// comments. Line endings are normalised to \n. Removed lines become empty
+// indented code blocks (four spaces or a tab), block quotes (`>` lines and
+// the lines that continue them), and HTML comments. Line endings are normalised to \n. Removed lines become empty
 // lines, so what is left keeps its line structure.
 func StripNonCommands(body string) string {
 	body = strings.ReplaceAll(body, "\r\n", "\n")
@@ -92,6 +92,7 @@ func StripNonCommands(body string) string {
 	}
 	lines := strings.Split(body, "\n")
 	var fence string // the opening fence while inside a fenced block
+	inQuote := false // the previous line belonged to a block quote
 	for i, line := range lines {
 		trimmed := strings.TrimLeft(line, " ")
 		indent := len(line) - len(trimmed)
@@ -106,9 +107,18 @@ func StripNonCommands(body string) string {
 		case indent <= 3 && openingFence(trimmed) != "":
 			fence = openingFence(trimmed)
 			lines[i] = ""
+			inQuote = false
+		case strings.TrimSpace(line) == "":
+			inQuote = false
 		case indent >= 4 || strings.HasPrefix(line, "\t") || (indent > 0 && strings.HasPrefix(trimmed, "\t")):
 			lines[i] = ""
 		case strings.HasPrefix(trimmed, ">"):
+			lines[i] = ""
+			inQuote = true
+		case inQuote:
+			// A line right after a quote, without a blank line between,
+			// continues the quote ("lazy continuation" in CommonMark):
+			// GitHub shows it inside the quote.
 			lines[i] = ""
 		}
 	}

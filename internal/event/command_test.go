@@ -34,6 +34,8 @@ func TestParseCommand(t *testing.T) {
 		{"quoted", "> /agent fix", "", ""},
 		{"quoted indented", "  > /agent fix", "", ""},
 		{"quoted nested", ">> /agent check", "", ""},
+		{"lazy quote continuation", "> you said\n/agent fix", "", ""},
+		{"after quote and blank line", "> you said\n\n/agent fix", "fix", ""},
 		{"fenced", "```\n/agent fix\n```", "", ""},
 		{"fenced with info", "```sh\n/agent fix\n```\n", "", ""},
 		{"tilde fence", "~~~\n/agent fix\n~~~", "", ""},

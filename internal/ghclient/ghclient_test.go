@@ -253,3 +253,90 @@ func TestSpentWindow(t *testing.T) {
 		t.Errorf("waits %v, want one of about 41s", waits)
 	}
 }
+
+func TestSecondaryWithoutRetryAfter(t *testing.T) {
+	t.Parallel()
+	s, gh, sl := setup(t)
+	s.Inject(githubfake.Fault{Method: "GET", Status: 403,
+		Message:          "You have exceeded a secondary rate limit and have been temporarily blocked from content creation.",
+		DocumentationURL: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"})
+	if _, _, err := gh.Repositories.Get(context.Background(), "octo", "hello"); err != nil {
+		t.Fatal(err)
+	}
+	if w := sl.got(); len(w) != 1 || w[0] != time.Minute {
+		t.Errorf("waits %v, want [1m] (GitHub: at least a minute without Retry-After)", w)
+	}
+}
+
+func TestPlain403NotRetried(t *testing.T) {
+	t.Parallel()
+	s, gh, sl := setup(t)
+	s.FailNext("GET", "/user", 1, 403)
+	_, resp, err := gh.Users.Get(context.Background(), "")
+	if ghclient.Status(ghclient.Wrap("get user", "", resp, err)) != 403 || len(sl.got()) != 0 {
+		t.Errorf("err %v waits %v: a plain 403 is an answer, not a limit", err, sl.got())
+	}
+}
+
+// flaky fails the first n round trips with a network error.
+type flaky struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (f *flaky) RoundTrip(r *http.Request) (*http.Response, error) {
+	f.mu.Lock()
+	fail := f.n > 0
+	f.n--
+	f.mu.Unlock()
+	if fail {
+		return nil, errors.New("connection reset by peer")
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func TestNetworkErrors(t *testing.T) {
+	t.Parallel()
+	s := githubfake.New(t)
+	s.AddRepo(repo, "main")
+	n := s.AddIssue(repo, githubfake.Issue{Title: "t"})
+	sl := &sleeper{}
+	base := &flaky{n: 1}
+	gh, err := ghclient.New(ghclient.Options{APIURL: s.APIURL(), Sleep: sl.sleep, Base: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := gh.Repositories.Get(context.Background(), "octo", "hello"); err != nil {
+		t.Errorf("GET after one network error: %v", err)
+	}
+	// A POST may have reached GitHub before the connection broke: it is not
+	// resent, or the comment could be posted twice.
+	base.mu.Lock()
+	base.n = 1
+	base.mu.Unlock()
+	if _, _, err := gh.Issues.CreateComment(context.Background(), "octo", "hello", n, &github.IssueComment{Body: github.String("x")}); err == nil {
+		t.Error("POST after a network error was retried")
+	}
+	if w := sl.got(); len(w) != 1 {
+		t.Errorf("waits %v, want one (for the GET)", w)
+	}
+}
+
+func TestCancelDuringWait(t *testing.T) {
+	t.Parallel()
+	s := githubfake.New(t)
+	s.AddRepo(repo, "main")
+	s.FailNext("GET", "", 1, 502)
+	// The real sleep: the 502 asks for a 1s backoff, the context ends first.
+	gh, err := ghclient.New(ghclient.Options{APIURL: s.APIURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, _, err = gh.Repositories.Get(ctx, "octo", "hello")
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 900*time.Millisecond {
+		t.Errorf("err %v after %s, want the deadline, before the backoff ends", err, time.Since(start))
+	}
+}

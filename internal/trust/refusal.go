@@ -17,17 +17,11 @@ func RefusalComment(job *event.Job, d Decision) string {
 		b.WriteString("> " + line + "\n")
 	}
 	b.WriteString("\n")
-	who := "this"
 	if job.Actor.Login != "" {
-		who = "@" + job.Actor.Login + ", this"
+		fmt.Fprintf(&b, "@%s, agentfix did not act on this.\n", job.Actor.Login)
+	} else {
+		b.WriteString("agentfix did not act on this.\n")
 	}
-	fmt.Fprintf(&b, "%s was not run: %s.\n", capitalize(who), strings.TrimSuffix(d.Reason, "."))
+	fmt.Fprintf(&b, "\nReason: %s.\n", strings.TrimSuffix(d.Reason, "."))
 	return b.String()
-}
-
-func capitalize(s string) string {
-	if s == "" || s[0] == '@' {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -195,7 +195,7 @@ func TestRefusalComment(t *testing.T) {
 	j.Command = &event.Command{Verb: "check", Args: "go test ./...", Line: "/agent check go test ./..."}
 	d := trust.Decision{Reason: "@stranger is not a collaborator on acme/widgets."}
 	got := trust.RefusalComment(j, d)
-	want := event.Marker + "\n> /agent check go test ./...\n\n@stranger, this was not run: @stranger is not a collaborator on acme/widgets.\n"
+	want := event.Marker + "\n> /agent check go test ./...\n\n@stranger, agentfix did not act on this.\n\nReason: @stranger is not a collaborator on acme/widgets.\n"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}

@@ -92,7 +92,6 @@ func TestGoldenTexts(t *testing.T) {
 		{"summary_nightly.md", StepSummary(nightly)},
 		{"tracking_body.md", TrackingBody(nightly, "main")},
 		{"help.md", Help(HelpOptions{Prefix: "/agent", Label: "agent-fix", AllowBots: []string{"renovate[bot]"}})},
-		{"refusal.md", Refusal("/agent fix please", "mallory", "mallory has read permission; only write, maintain or admin may run agentfix")},
 	} {
 		t.Run(tc.name, func(t *testing.T) { golden(t, tc.name, tc.got) })
 	}

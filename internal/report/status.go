@@ -118,18 +118,3 @@ func checked(b *strings.Builder, r *Run) {
 		b.WriteString("\n</details>\n")
 	}
 }
-
-// Refusal is the one reply to a command agentfix will not run, quoting it.
-func Refusal(quote, actor, reason string) string {
-	var b strings.Builder
-	b.WriteString(Marker("refusal", "") + "\n")
-	for _, line := range strings.Split(strings.TrimSpace(quote), "\n") {
-		fmt.Fprintf(&b, "> %s\n", line)
-	}
-	b.WriteString("\n")
-	if actor != "" {
-		fmt.Fprintf(&b, "@%s, ", actor)
-	}
-	fmt.Fprintf(&b, "agentfix did not run this: %s\n", reason)
-	return b.String()
-}

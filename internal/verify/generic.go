@@ -12,6 +12,8 @@ var (
 	// (make test, for instance).
 	goTextFail = regexp.MustCompile(`^\s*--- FAIL: (\S+) \(`)
 	goTextPkg  = regexp.MustCompile(`^FAIL\s+(\S+)\s`)
+	goTextRun  = regexp.MustCompile(`^=== (?:RUN|CONT|NAME)\s+(\S+)`)
+	goTextPass = regexp.MustCompile(`^\s*--- (?:PASS|SKIP): `)
 	// pathLine is a path with an extension followed by :line.
 	pathLine = regexp.MustCompile(`((?:[A-Za-z]:)?[\w@.\-/\\]*[\w\-]\.[A-Za-z0-9]{1,8}):(\d+)`)
 )
@@ -19,57 +21,53 @@ var (
 // genericTail is how much of the output a generic failure keeps.
 const genericTail = 4 << 10
 
-// goTextFailures parses plain go test output: "--- FAIL: TestX" and the
-// indented lines that follow it, with the package from the next "FAIL pkg".
+// goTextFailures parses plain go test output (make test, for instance):
+// "--- FAIL: TestX" with the output its test printed, both before the line
+// (-v, after "=== RUN") and indented after it, and the package from the
+// next "FAIL pkg" line. Parents of failed subtests are left out.
 func goTextFailures(out, root string) []Failure {
 	loc := newGoLocator(root)
-	var fs []Failure
-	pending := 0 // failures not yet given a package
-	var cur *Failure
-	var body strings.Builder
-	flush := func() {
-		if cur != nil {
-			cur.Output = body.String()
-			fs = append(fs, *cur)
-		}
-		cur, body = nil, strings.Builder{}
-	}
+	var fs []*Failure
+	pending := 0                // failures not yet given a package
+	bufs := map[string]string{} // -v output per test
+	cur := ""                   // the test printing, after "=== RUN"
+	var last *Failure           // the failure its indented lines belong to
 	for _, line := range strings.SplitAfter(out, "\n") {
 		trim := strings.TrimRight(line, "\r\n")
-		if m := goTextFail.FindStringSubmatch(trim); m != nil {
-			flush()
-			cur = &Failure{Test: m[1]}
+		indented := strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t")
+		switch m := goTextFail.FindStringSubmatch(trim); {
+		case m != nil:
+			f := &Failure{Test: m[1], Output: bufs[m[1]] + strings.TrimLeft(line, " ")}
+			fs = append(fs, f)
 			pending++
-			body.WriteString(line)
-			continue
-		}
-		if m := goTextPkg.FindStringSubmatch(trim + " "); m != nil {
-			flush()
-			for i := len(fs) - pending; i < len(fs); i++ {
-				fs[i].Package = m[1]
-				fs[i].File, fs[i].Line = loc.testLocation(m[1], fs[i].Output)
+			last = f
+		case goTextRun.MatchString(trim):
+			cur, last = goTextRun.FindStringSubmatch(trim)[1], nil
+		case goTextPass.MatchString(trim):
+			last = nil
+		case goTextPkg.MatchString(trim + " "):
+			pkg := goTextPkg.FindStringSubmatch(trim + " ")[1]
+			for _, f := range fs[len(fs)-pending:] {
+				f.Package = pkg
+				f.File, f.Line = loc.testLocation(pkg, f.Output)
 			}
-			pending = 0
-			continue
-		}
-		if cur != nil && (strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t")) {
-			body.WriteString(line)
-		} else if cur != nil && trim != "" && !strings.HasPrefix(trim, "=== ") {
-			flush()
+			pending, cur, last = 0, "", nil
+		case last != nil && indented:
+			last.Output += line
+		case cur != "" && trim != "" && trim != "FAIL" && trim != "PASS":
+			bufs[cur] += line
 		}
 	}
-	flush()
-	// A parent whose subtest failed repeats it; keep the leaves.
 	var leaves []Failure
-	for i, f := range fs {
+	for _, f := range fs {
 		parent := false
-		for j, g := range fs {
-			if i != j && g.Package == f.Package && strings.HasPrefix(g.Test, f.Test+"/") {
+		for _, g := range fs {
+			if g.Package == f.Package && strings.HasPrefix(g.Test, f.Test+"/") {
 				parent = true
 			}
 		}
 		if !parent {
-			leaves = append(leaves, f)
+			leaves = append(leaves, *f)
 		}
 	}
 	return leaves

@@ -151,8 +151,8 @@ func vitestFailures(out, root string) []Failure {
 		if m := vitestFailed.FindStringSubmatch(trim); m != nil {
 			flush()
 			cur = &Failure{Test: m[2], Package: m[1], File: m[1]}
-		} else if strings.Contains(trim, "Test Files ") || strings.HasPrefix(strings.TrimSpace(trim), "⎯⎯⎯⎯") && cur != nil && body.Len() > 0 && strings.Contains(trim, "[") {
-			flush()
+		} else if strings.HasPrefix(strings.TrimSpace(trim), "⎯") || strings.HasPrefix(strings.TrimSpace(trim), "Test Files ") {
+			flush() // the rule after each failure, or the final summary
 			continue
 		}
 		if cur == nil {

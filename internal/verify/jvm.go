@@ -15,7 +15,8 @@ var (
 	// gradleFailed: "AppTest > testFoo() FAILED" (class may be qualified).
 	gradleFailed = regexp.MustCompile(`^([\w.$]+) > (.+?) FAILED$`)
 	// jvmFrame: "at com.example.AppTest.testFoo(AppTest.java:12)".
-	jvmFrame = regexp.MustCompile(`at (?:[\w.]+//)?([\w.$]+)\.[\w$<>]+\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)`)
+	jvmShortFrame = regexp.MustCompile(`(?m) at ([\w$]+\.(?:java|kt|scala|groovy)):(\d+)$`)
+	jvmFrame      = regexp.MustCompile(`at (?:[\w.]+//)?([\w.$]+)\.[\w$<>]+\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)`)
 )
 
 // jvmFailures parses Maven surefire's per-test "<<< FAILURE!" blocks and
@@ -29,12 +30,18 @@ func jvmFailures(out, root string) []Failure {
 		if cur != nil {
 			cur.Output = body.String()
 			for _, m := range jvmFrame.FindAllStringSubmatch(cur.Output, -1) {
-				if !strings.HasPrefix(m[1], cur.Package) {
+				if !sameClass(m[1], cur.Package) {
 					continue
 				}
 				if file := findJVMSource(root, m[1], m[2]); file != "" {
 					cur.File, cur.Line = file, atoi(m[3])
 					break
+				}
+			}
+			// Gradle's short form: "java.lang.ArithmeticException at CalcTest.java:19".
+			if m := jvmShortFrame.FindStringSubmatch(cur.Output); cur.File == "" && m != nil {
+				if file := findJVMSource(root, cur.Package, m[1]); file != "" {
+					cur.File, cur.Line = file, atoi(m[2])
 				}
 			}
 			fs = append(fs, *cur)
@@ -117,4 +124,11 @@ func findJVMSource(root, class, file string) string {
 		return nil
 	})
 	return filepath.ToSlash(found)
+}
+
+// sameClass reports whether the class of a stack frame (possibly an inner
+// class, a$b) is the test class, which Gradle may print unqualified.
+func sameClass(frame, test string) bool {
+	frame, _, _ = strings.Cut(frame, "$")
+	return frame == test || strings.HasSuffix(frame, "."+test)
 }

@@ -1,6 +1,10 @@
 package verify
 
-import "path"
+import (
+	"path"
+	"regexp"
+	"strings"
+)
 
 // tool is the family of test runner a command belongs to, which decides
 // how its output is parsed.
@@ -72,9 +76,22 @@ func parsersFor(t tool) []textParser {
 	return []textParser{goTextFailures, pytestFailures, tapFailures, jestFailures, vitestFailures, cargoFailures, jvmFailures, goCompileFailures}
 }
 
+// ansiEscape matches terminal colour and cursor sequences, which runners
+// print even into pipes when they detect CI.
+var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)`)
+
+// stripANSI removes terminal escape sequences.
+func stripANSI(s string) string {
+	if !strings.Contains(s, "\x1b") {
+		return s
+	}
+	return ansiEscape.ReplaceAllString(s, "")
+}
+
 // textFailures parses the output of a failed command: the first parser
 // that finds failures wins, and the generic tail is the fallback.
 func textFailures(t tool, out, root string) []Failure {
+	out = stripANSI(out)
 	for _, p := range parsersFor(t) {
 		if fs := p(out, root); len(fs) > 0 {
 			return fs

@@ -100,7 +100,7 @@ func tokenize(q string) []string {
 		case c == '"':
 			quoted = !quoted
 			cur.WriteRune(c)
-		case (c == ' ' || c == '+') && !quoted:
+		case c == ' ' && !quoted:
 			if cur.Len() > 0 {
 				toks = append(toks, cur.String())
 				cur.Reset()

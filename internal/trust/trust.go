@@ -104,7 +104,7 @@ func forkDecision(job *event.Job, t config.Triggers) (Decision, bool) {
 		if head == "" {
 			head = "a deleted repository"
 		}
-		return refuse("pull request #%d comes from a fork (%s), and running a fork's code is off unless triggers.allow_forks is true", job.Number, head), false
+		return refuse("pull request #%d comes from a fork (%s), and agentfix runs a fork's code only when triggers.allow_forks is true in .github/agent-fix.yml", job.Number, head), false
 	}
 	return Decision{}, true
 }
@@ -117,13 +117,8 @@ func permission(ctx context.Context, gh PermissionGetter, job *event.Job) (Decis
 	login := job.Actor.Login
 	lvl, resp, err := gh.GetPermissionLevel(ctx, job.Owner, job.Repo, login)
 	if err != nil {
-		if resp != nil && resp.StatusCode == http.StatusNotFound {
-			d := refuse("@%s is not a collaborator on %s; only collaborators with write, maintain or admin permission can trigger agentfix", login, job.FullName())
-			d.Permission = "none"
-			return d, nil
-		}
-		var er *github.ErrorResponse
-		if errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusNotFound {
+		if notFound(resp, err) {
+			// GitHub may answer 404 for someone who is not a collaborator.
 			d := refuse("@%s is not a collaborator on %s; only collaborators with write, maintain or admin permission can trigger agentfix", login, job.FullName())
 			d.Permission = "none"
 			return d, nil
@@ -147,4 +142,12 @@ func permission(ctx context.Context, gh PermissionGetter, job *event.Job) (Decis
 	}
 	d.Reason = fmt.Sprintf("@%s has %s permission on %s; only collaborators with write, maintain or admin permission can trigger agentfix", login, shown, job.FullName())
 	return d, nil
+}
+
+func notFound(resp *github.Response, err error) bool {
+	if resp != nil && resp.Response != nil {
+		return resp.StatusCode == http.StatusNotFound
+	}
+	var er *github.ErrorResponse
+	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusNotFound
 }

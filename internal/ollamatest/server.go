@@ -118,9 +118,29 @@ func Start(t testing.TB) *Server {
 		t.Skipf("real Ollama server tests skipped: %v", err)
 	}
 	dir := t.TempDir()
+	// A free port can be taken by another test process between finding it
+	// and the server binding it; the server then exits, and a new port is
+	// tried.
+	for attempt := 1; ; attempt++ {
+		s, err := launch(bin, dir)
+		if err == nil {
+			t.Cleanup(s.stop)
+			return s
+		}
+		if !errors.Is(err, errPortTaken) || attempt == 5 {
+			t.Fatalf("ollamatest: %v", err)
+		}
+	}
+}
+
+var errPortTaken = errors.New("port taken")
+
+// launch starts the server and waits until it listens on its own port and
+// answers there.
+func launch(bin, dir string) (*Server, error) {
 	port, err := freePort()
 	if err != nil {
-		t.Fatalf("ollamatest: %v", err)
+		return nil, err
 	}
 	host := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	s := &Server{
@@ -146,22 +166,30 @@ func Start(t testing.TB) *Server {
 	s.cmd.Stderr = s.log
 	ownProcessGroup(s.cmd)
 	if err := s.cmd.Start(); err != nil {
-		t.Fatalf("ollamatest: start %s: %v", bin, err)
+		return nil, fmt.Errorf("start %s: %w", bin, err)
 	}
 	go func() { _ = s.cmd.Wait(); close(s.done) }()
-	t.Cleanup(s.stop)
 
+	// "Listening on 127.0.0.1:PORT (version …)" (server/routes.go) says the
+	// port is this server's; only then is an answer there its answer.
+	listening := "Listening on " + host
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	for {
-		if _, err := s.Client.Version(ctx); err == nil {
-			return s
+		if strings.Contains(s.Log(), listening) {
+			if _, err := s.Client.Version(ctx); err == nil {
+				return s, nil
+			}
 		}
 		select {
 		case <-s.done:
-			t.Fatalf("ollamatest: server exited before answering:\n%s", s.Log())
+			if strings.Contains(s.Log(), "address already in use") {
+				return nil, fmt.Errorf("%w: %s", errPortTaken, host)
+			}
+			return nil, fmt.Errorf("server exited before answering:\n%s", s.Log())
 		case <-ctx.Done():
-			t.Fatalf("ollamatest: server not up after 30s:\n%s", s.Log())
+			s.stop()
+			return nil, fmt.Errorf("server not up after 30s:\n%s", s.Log())
 		case <-time.After(20 * time.Millisecond):
 		}
 	}

@@ -108,7 +108,7 @@ func (r *run) runChecks(ctx context.Context, stage string, cmds []string) (*veri
 		FlakyReruns:    r.cfg.Verify.FlakyReruns,
 	})
 	took := time.Since(start)
-	r.res.Timings.VerifyMS += took.Milliseconds()
+	r.verifyTime += took
 	if err != nil {
 		return nil, fmt.Errorf("run %q: %w", cmds, err)
 	}

@@ -40,7 +40,7 @@ func (r *run) finish(ctx context.Context, result, reason, detail string) (*Resul
 	if result == NothingToDo {
 		r.res.Verify = r.before
 	}
-	r.res.Timings.TotalMS = time.Since(r.begin).Milliseconds()
+	r.res.Timings = Timings{ModelMS: r.modelTime.Milliseconds(), VerifyMS: r.verifyTime.Milliseconds(), TotalMS: time.Since(r.begin).Milliseconds()}
 	r.record("result", ResultEvent{
 		Result: result, StopReason: reason, StopDetail: detail, Rounds: r.res.Rounds,
 		Diff: r.res.Diff, Files: r.res.Files, Ranges: session.RangeHashes(r.res.Diff),

@@ -23,7 +23,7 @@ const testModel = "qwen2.5-coder:14b"
 // testdata, the fake Ollama server behind the real client, and the real
 // patch engine and verifier.
 type harness struct {
-	t       *testing.T
+	t       testing.TB
 	repo    string
 	srv     *ollamafake.Server
 	client  *llm.Client
@@ -33,7 +33,7 @@ type harness struct {
 	timeout time.Duration
 }
 
-func newHarness(t *testing.T, project string) *harness {
+func newHarness(t testing.TB, project string) *harness {
 	t.Helper()
 	h := &harness{t: t, repo: copyRepo(t, filepath.Join("testdata", "repos", project)), timeout: 30 * time.Second}
 	h.srv = ollamafake.New(t, ollamafake.Model{Name: testModel, ContextLength: 32768})
@@ -108,7 +108,7 @@ func (h *harness) assertPristine() {
 
 // copyRepo copies a testdata project into a temporary git repository with
 // one commit.
-func copyRepo(t *testing.T, src string) string {
+func copyRepo(t testing.TB, src string) string {
 	t.Helper()
 	dst := t.TempDir()
 	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
@@ -134,7 +134,7 @@ func copyRepo(t *testing.T, src string) string {
 	return dst
 }
 
-func gitOut(t *testing.T, dir string, args ...string) string {
+func gitOut(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
@@ -149,7 +149,7 @@ func gitOut(t *testing.T, dir string, args ...string) string {
 
 // reply reads a scripted reply from testdata/replies, fenced the way
 // models usually answer.
-func reply(t *testing.T, name string) string {
+func reply(t testing.TB, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", "replies", name))
 	if err != nil {

@@ -57,7 +57,7 @@ func (r *run) chat(ctx context.Context, c chatCall) (string, error) {
 	start := time.Now()
 	resp, err := r.job.Model.Chat(ctx, req)
 	took := time.Since(start)
-	r.res.Timings.ModelMS += took.Milliseconds()
+	r.modelTime += took
 	ev := Chat{
 		Purpose: c.purpose, Round: r.round, Attempt: c.attempt, Model: c.model,
 		Messages: msgs, Format: c.format, NumCtx: req.NumCtx, MaxReplyTokens: c.maxReply,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -44,8 +45,10 @@ func (r *run) open(ctx context.Context) error {
 	if r.cp, err = repo.Checkpoint(ctx); err != nil {
 		return fmt.Errorf("workspace: %w", err)
 	}
-	branch, _ := repo.Branch(ctx)
-	if r.info, err = r.job.Model.ModelInfo(ctx, r.cfg.Model); err != nil {
+	asked := time.Now()
+	r.info, err = r.job.Model.ModelInfo(ctx, r.cfg.Model)
+	r.modelTime += time.Since(asked)
+	if err != nil {
 		return fmt.Errorf("model: %w", err)
 	}
 	start := Start{
@@ -53,7 +56,7 @@ func (r *run) open(ctx context.Context) error {
 		GoVersion:     runtime.Version(),
 		Repo:          repo.Root,
 		Head:          r.cp.Head,
-		Branch:        branch,
+		Branch:        r.cp.Branch,
 		Model:         r.info.Name,
 		Digest:        r.info.Digest,
 		ContextLength: r.info.ContextLength,
@@ -65,7 +68,9 @@ func (r *run) open(ctx context.Context) error {
 	}
 	start.Config = string(cfgYAML)
 	if m := r.cfg.Reviewer.Model; m != "" {
+		asked := time.Now()
 		info, err := r.job.Model.ModelInfo(ctx, m)
+		r.modelTime += time.Since(asked)
 		if err != nil {
 			return fmt.Errorf("reviewer model: %w", err)
 		}

@@ -26,7 +26,10 @@ type run struct {
 	state State
 	round int
 	begin time.Time
-	res   Result
+	// modelTime and verifyTime are the time spent waiting for the model
+	// server and for the verify commands.
+	modelTime, verifyTime time.Duration
+	res                   Result
 
 	conv    []llm.Message  // the conversation: stable prefix, then exchanges
 	fixed   int            // how many leading messages are never trimmed

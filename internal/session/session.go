@@ -32,10 +32,6 @@ type Recorder struct {
 	now func() time.Time
 }
 
-// syncer is a writer that can push what it holds to stable storage, such as
-// *os.File.
-type syncer interface{ Sync() error }
-
 // flusher is a buffered writer.
 type flusher interface{ Flush() error }
 
@@ -69,11 +65,11 @@ func (r *Recorder) Record(kind string, data any) error {
 		r.err = fmt.Errorf("session: write: %w", err)
 		return r.err
 	}
-	switch w := r.w.(type) {
-	case flusher:
-		err = w.Flush()
-	case syncer:
-		err = w.Sync()
+	// A write to a file reaches the kernel at once, so a crash of agentfix
+	// loses nothing; fsync per event would guard against power loss at a
+	// cost the loop cannot afford. Buffered writers are flushed.
+	if f, ok := r.w.(flusher); ok {
+		err = f.Flush()
 	}
 	if err != nil {
 		r.err = fmt.Errorf("session: flush: %w", err)

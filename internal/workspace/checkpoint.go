@@ -11,7 +11,9 @@ import (
 // Checkpoint is a state of a clean work tree the loop can return to: the
 // commit and the untracked files that were there.
 type Checkpoint struct {
-	Head      string
+	Head string
+	// Branch is the branch checked out, "" when HEAD is detached.
+	Branch    string
 	untracked map[string]bool
 }
 
@@ -19,19 +21,19 @@ type Checkpoint struct {
 // (a *DirtyError otherwise): Restore resets them to HEAD, and refusing a
 // dirty tree is what guarantees no user work is lost.
 func (r *Repo) Checkpoint(ctx context.Context) (*Checkpoint, error) {
-	if err := r.CheckClean(ctx); err != nil {
-		return nil, err
-	}
-	head, err := r.Head(ctx)
+	st, err := r.status(ctx)
 	if err != nil {
 		return nil, err
 	}
-	files, err := r.Untracked(ctx)
+	if err := st.clean(r.Root); err != nil {
+		return nil, err
+	}
+	head, err := st.headOf(r.Root)
 	if err != nil {
 		return nil, err
 	}
-	cp := &Checkpoint{Head: head, untracked: map[string]bool{}}
-	for _, f := range files {
+	cp := &Checkpoint{Head: head, Branch: st.branch, untracked: map[string]bool{}}
+	for _, f := range st.untracked {
 		cp.untracked[f] = true
 	}
 	return cp, nil
@@ -42,31 +44,49 @@ func (r *Repo) Checkpoint(ctx context.Context) (*Checkpoint, error) {
 // are the extra paths (files a patch created that .gitignore hides). The
 // files that were untracked at the checkpoint are left alone.
 func (r *Repo) Restore(ctx context.Context, cp *Checkpoint, extra ...string) error {
-	head, err := r.Head(ctx)
+	st, err := r.status(ctx)
 	if err != nil {
 		return err
 	}
-	if head != cp.Head {
-		return fmt.Errorf("HEAD moved from %s to %s since the checkpoint; not resetting over it", short(cp.Head), short(head))
-	}
-	if _, err := git(ctx, r.Root, "reset", "--quiet", "--hard", cp.Head); err != nil {
-		return err
-	}
-	now, err := r.Untracked(ctx)
-	if err != nil {
-		return err
+	if st.head != cp.Head {
+		return fmt.Errorf("HEAD moved from %s to %s since the checkpoint; not resetting over it", short(cp.Head), short(st.head))
 	}
 	remove := map[string]bool{}
-	for _, f := range now {
+	for _, f := range st.untracked {
 		if !cp.untracked[f] {
 			remove[f] = true
 		}
 	}
+	// An extra path that is neither changed, nor untracked, nor in HEAD was
+	// created by the patch where .gitignore hides it.
+	known := map[string]bool{}
+	for _, f := range append(st.changed, st.untracked...) {
+		known[f] = true
+	}
+	var unknown []string
 	for _, f := range extra {
-		if f = filepath.ToSlash(filepath.Clean(f)); !cp.untracked[f] && inside(f) {
-			if _, err := git(ctx, r.Root, "ls-files", "--error-unmatch", "--", f); err != nil {
-				remove[f] = true // not tracked: the patch created it
+		if f = filepath.ToSlash(filepath.Clean(f)); !known[f] && !cp.untracked[f] && inside(f) {
+			unknown = append(unknown, f)
+		}
+	}
+	if len(unknown) > 0 {
+		tracked, err := git(ctx, r.Root, append([]string{"ls-files", "-z", "--"}, unknown...)...)
+		if err != nil {
+			return err
+		}
+		in := map[string]bool{}
+		for _, f := range strings.Split(tracked, "\x00") {
+			in[f] = true
+		}
+		for _, f := range unknown {
+			if !in[f] {
+				remove[f] = true
 			}
+		}
+	}
+	if len(st.changed) > 0 {
+		if _, err := git(ctx, r.Root, "reset", "--quiet", "--hard", cp.Head); err != nil {
+			return err
 		}
 	}
 	for f := range remove {

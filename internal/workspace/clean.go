@@ -27,34 +27,26 @@ func (e *DirtyError) Error() string {
 // Changed lists tracked files that differ from HEAD (staged or not).
 // Untracked files are not counted: agentfix leaves them alone.
 func (r *Repo) Changed(ctx context.Context) ([]string, error) {
-	out, err := git(ctx, r.Root, "status", "--porcelain=v1", "-z", "--untracked-files=no")
+	st, err := r.status(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var files []string
-	entries := strings.Split(out, "\x00")
-	for i := 0; i < len(entries); i++ {
-		e := entries[i]
-		if len(e) < 4 {
-			continue
-		}
-		files = append(files, e[3:])
-		if e[0] == 'R' || e[0] == 'C' {
-			i++ // the source path of a rename or copy follows
-		}
-	}
-	return files, nil
+	return st.changed, nil
 }
 
 // CheckClean returns a *DirtyError when tracked files have uncommitted
 // changes.
 func (r *Repo) CheckClean(ctx context.Context) error {
-	files, err := r.Changed(ctx)
+	st, err := r.status(ctx)
 	if err != nil {
 		return err
 	}
-	if len(files) > 0 {
-		return &DirtyError{Root: r.Root, Files: files}
+	return st.clean(r.Root)
+}
+
+func (st *status) clean(root string) error {
+	if len(st.changed) > 0 {
+		return &DirtyError{Root: root, Files: st.changed}
 	}
 	return nil
 }

@@ -71,7 +71,7 @@ func (r *run) verify(ctx context.Context, applied *appliedPatch) (*verify.Report
 	r.sigs = append(r.sigs, report.Signature())
 	r.consider(applied, report)
 	if !report.Passed {
-		r.say(fmt.Sprintf(feedbackVerify, strings.TrimSpace(summarize(report, feedbackBytes))))
+		r.say(fmt.Sprintf(feedbackVerify, strings.TrimSpace(report.Summary(feedbackBytes))))
 	}
 	return report, nil
 }
@@ -115,7 +115,7 @@ func (r *run) runChecks(ctx context.Context, stage string, cmds []string) (*veri
 	ev := Check{Round: r.round, Stage: stage, Commands: cmds, Report: rep, DurationMS: took.Milliseconds()}
 	if !rep.Passed {
 		ev.Signature = rep.Signature()
-		ev.Summary = summarize(rep, feedbackBytes)
+		ev.Summary = rep.Summary(feedbackBytes)
 	}
 	r.logf("%s check: %s (%s)", stage, passFail(rep.Passed), took.Round(time.Millisecond))
 	return rep, r.record("check", ev)

@@ -60,7 +60,7 @@ func taskText(t Task, before *verify.Report) string {
 		if b.Len() > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "These checks fail and must pass:\n\n%s\n", strings.TrimSpace(summarize(before, feedbackBytes)))
+		fmt.Fprintf(&b, "These checks fail and must pass:\n\n%s\n", strings.TrimSpace(before.Summary(feedbackBytes)))
 	}
 	return b.String()
 }

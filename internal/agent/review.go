@@ -39,7 +39,7 @@ func (r *run) review(ctx context.Context, applied *appliedPatch, report *verify.
 	}
 	evidence := "The configured checks pass: " + strings.Join(r.cfg.Verify.Commands, "; ")
 	if r.before != nil {
-		evidence = fmt.Sprintf("Before the change these checks failed:\n\n%s\n\nAfter it, they all pass: %s", summarize(r.before, feedbackBytes), strings.Join(r.cfg.Verify.Commands, "; "))
+		evidence = fmt.Sprintf("Before the change these checks failed:\n\n%s\n\nAfter it, they all pass: %s", r.before.Summary(feedbackBytes), strings.Join(r.cfg.Verify.Commands, "; "))
 	}
 	msgs := []llm.Message{system(reviewSystem), user(fmt.Sprintf(reviewRequest, r.task, applied.Diff, evidence))}
 	reply, err := r.chat(ctx, chatCall{purpose: "review", attempt: 1, model: model, messages: msgs, format: reviewSchema, maxReply: reviewReplyTokens})

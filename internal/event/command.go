@@ -72,28 +72,31 @@ func (c *Commands) Parse(body string) *Command {
 	return cmd
 }
 
-var htmlCommentRE = regexp.MustCompile(`(?s)<!--.*?-->`)
-
 // StripNonCommands removes from a Markdown comment everything in which a
 // command must not be recognised: fenced code blocks (``` and ~~~),
 // indented code blocks (four spaces or a tab), block quotes (`>` lines and
-// the lines that continue them), and HTML comments. Line endings are normalised to \n. Removed lines become empty
-// lines, so what is left keeps its line structure.
+// the lines that continue them), and HTML comments. Line endings are
+// normalised to \n; removed lines become empty lines, so what is left keeps
+// its line structure. One pass, line by line, so that a code block showing
+// "<!--" does not hide the rest of the comment.
 func StripNonCommands(body string) string {
 	body = strings.ReplaceAll(body, "\r\n", "\n")
 	body = strings.ReplaceAll(body, "\r", "\n")
-	body = htmlCommentRE.ReplaceAllStringFunc(body, func(s string) string {
-		return strings.Repeat("\n", strings.Count(s, "\n"))
-	})
-	// An unterminated HTML comment hides the rest of the body, as in
-	// GitHub's renderer.
-	if i := strings.Index(body, "<!--"); i >= 0 {
-		body = body[:i]
-	}
 	lines := strings.Split(body, "\n")
 	var fence string // the opening fence while inside a fenced block
 	inQuote := false // the previous line belonged to a block quote
+	inHTML := false  // inside an HTML comment opened on an earlier line
 	for i, line := range lines {
+		if inHTML {
+			end := strings.Index(line, "-->")
+			if end < 0 {
+				lines[i] = ""
+				continue
+			}
+			inHTML = false
+			// What follows the comment is not at the start of a line.
+			line = hidden + line[end+3:]
+		}
 		trimmed := strings.TrimLeft(line, " ")
 		indent := len(line) - len(trimmed)
 		if fence != "" {
@@ -109,6 +112,7 @@ func StripNonCommands(body string) string {
 			lines[i] = ""
 			inQuote = false
 		case strings.TrimSpace(line) == "":
+			lines[i] = ""
 			inQuote = false
 		case indent >= 4 || strings.HasPrefix(line, "\t") || (indent > 0 && strings.HasPrefix(trimmed, "\t")):
 			lines[i] = ""
@@ -120,9 +124,32 @@ func StripNonCommands(body string) string {
 			// continues the quote ("lazy continuation" in CommonMark):
 			// GitHub shows it inside the quote.
 			lines[i] = ""
+		default:
+			lines[i], inHTML = stripHTMLComments(line)
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// hidden replaces a removed HTML comment inside a line: it is not a space,
+// so text after the comment never counts as the start of a line.
+const hidden = "\x00"
+
+// stripHTMLComments replaces each <!-- ... --> in line with hidden; open
+// reports a comment that continues on the next lines (everything after it
+// is dropped).
+func stripHTMLComments(line string) (out string, open bool) {
+	for {
+		i := strings.Index(line, "<!--")
+		if i < 0 {
+			return line, false
+		}
+		j := strings.Index(line[i+4:], "-->")
+		if j < 0 {
+			return line[:i], true
+		}
+		line = line[:i] + hidden + line[i+4+j+3:]
+	}
 }
 
 // openingFence returns the fence (a run of three or more ` or ~) that

@@ -49,6 +49,11 @@ func TestParseCommand(t *testing.T) {
 		{"multi-line html comment", "<!--\n/agent fix\n-->\n", "", ""},
 		{"unterminated html comment", "<!--\n/agent fix", "", ""},
 		{"after html comment", "<!-- note -->\n/agent help", "help", ""},
+		{"after html comment on the same line", "<!-- note -->/agent help", "", ""},
+		{"after multi-line html comment on its last line", "<!--\nnote -->/agent help", "", ""},
+		{"line after multi-line html comment", "<!--\nnote\n-->\n/agent help", "help", ""},
+		{"html comment shown in code", "```html\n<!-- comment\n```\n/agent fix", "fix", ""},
+		{"html comment in inline text", "see <!-- x --> below\n/agent check", "check", ""},
 		{"inline code", "`/agent fix`", "", ""},
 		{"empty", "", "", ""},
 	}

@@ -42,11 +42,14 @@ func RangeHashes(diff string) []RangeHash {
 		switch {
 		case strings.HasPrefix(text, "diff --git "):
 			finish()
+		case strings.HasPrefix(text, "--- "):
+			finish()
+			file = diffPath(text[4:], "a/")
 		case strings.HasPrefix(text, "+++ "):
 			finish()
-			file = strings.TrimPrefix(strings.TrimPrefix(text, "+++ "), "b/")
-			if i := strings.IndexByte(file, '\t'); i >= 0 {
-				file = file[:i]
+			// A deleted file keeps the name from its --- line.
+			if p := diffPath(text[4:], "b/"); p != "/dev/null" {
+				file = p
 			}
 		case strings.HasPrefix(text, "@@ "):
 			finish()
@@ -58,6 +61,15 @@ func RangeHashes(diff string) []RangeHash {
 	}
 	finish()
 	return out
+}
+
+// diffPath is the path of a ---/+++ header without its prefix and any
+// tab-separated timestamp.
+func diffPath(s, prefix string) string {
+	if i := strings.IndexByte(s, '\t'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimPrefix(s, prefix)
 }
 
 // newRange reads "+start,lines" from a hunk header "@@ -a,b +c,d @@".

@@ -70,9 +70,15 @@ diff --git a/new.go b/new.go
 +++ b/new.go
 @@ -0,0 +1 @@
 +package new
+diff --git a/old.go b/old.go
+deleted file mode 100644
+--- a/old.go
++++ /dev/null
+@@ -1 +0,0 @@
+-package old
 `
 	got := RangeHashes(diff)
-	if len(got) != 3 {
+	if len(got) != 4 || got[3].File != "old.go" || got[3].Lines != 0 {
 		t.Fatalf("got %d ranges: %v", len(got), got)
 	}
 	want := []struct {

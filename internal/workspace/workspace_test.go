@@ -171,3 +171,63 @@ func TestSlug(t *testing.T) {
 		}
 	}
 }
+
+func TestStatusSeesRenamesSpacesAndDetachedHead(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t, map[string]string{"a b.txt": "one\n", "old.txt": "x\n"})
+	run(t, r.Root, "mv", "old.txt", "new name.txt")
+	write(t, r.Root, "a b.txt", "two\n")
+	write(t, r.Root, "dir/un tracked.txt", "u\n")
+	st, err := r.status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(st.changed, "|"); got != "a b.txt|new name.txt" && got != "new name.txt|a b.txt" {
+		t.Errorf("changed = %q", got)
+	}
+	if len(st.untracked) != 1 || st.untracked[0] != "dir/un tracked.txt" {
+		t.Errorf("untracked = %q", st.untracked)
+	}
+	if st.branch != "main" || len(st.head) != 40 {
+		t.Errorf("branch %q head %q", st.branch, st.head)
+	}
+	run(t, r.Root, "reset", "--quiet", "--hard")
+	run(t, r.Root, "checkout", "--quiet", "--detach")
+	if b, err := r.Branch(ctx); err != nil || b != "" {
+		t.Errorf("detached: Branch = %q, %v", b, err)
+	}
+	cp, err := r.Checkpoint(ctx)
+	if err != nil || cp.Branch != "" {
+		t.Errorf("detached checkpoint: %+v %v", cp, err)
+	}
+}
+
+func TestRestoreRefusesWhenHeadMoved(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t, map[string]string{"a.txt": "one\n"})
+	cp, err := r.Checkpoint(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, r.Root, "a.txt", "two\n")
+	run(t, r.Root, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "--quiet", "-am", "moved")
+	write(t, r.Root, "a.txt", "three\n")
+	if err := r.Restore(ctx, cp); err == nil || !strings.Contains(err.Error(), "HEAD moved") {
+		t.Fatalf("Restore = %v", err)
+	}
+	if got := read(t, r.Root, "a.txt"); got != "three\n" {
+		t.Errorf("a.txt = %q: nothing may be reset when HEAD moved", got)
+	}
+}
+
+func TestCheckpointNeedsACommit(t *testing.T) {
+	dir := t.TempDir()
+	run(t, dir, "init", "--quiet")
+	r, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Checkpoint(context.Background()); err == nil || !strings.Contains(err.Error(), "no commit yet") {
+		t.Errorf("Checkpoint = %v", err)
+	}
+}

@@ -285,11 +285,8 @@ func (a *actionRun) finish(err error) {
 		report.WriteOutputs(a.gha, a.rep)
 	}
 	if a.env.Getenv("GITHUB_STEP_SUMMARY") != "" {
-		s := report.StepSummary(a.rep)
-		if a.dryRun && a.rep.Diff != "" {
-			s += "### Diff (dry run)\n\n```diff\n" + a.rep.Diff + "\n```\n"
-		}
-		a.gha.AddStepSummary(s)
+		a.rep.DryRun = a.dryRun
+		a.gha.AddStepSummary(report.StepSummary(a.rep))
 	}
 }
 

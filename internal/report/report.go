@@ -100,6 +100,8 @@ type Run struct {
 	PR      *PR
 	// Tracking is the tracking issue a nightly run opened or updated.
 	Tracking *PR
+	// DryRun means nothing was published; the step summary shows the diff.
+	DryRun bool
 	// Notes are extra lines worth telling ("the branch was changed by
 	// someone else; left alone").
 	Notes []string

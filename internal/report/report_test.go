@@ -76,6 +76,10 @@ func TestGoldenTexts(t *testing.T) {
 		Before: &Check{Commands: []Command{{Command: "go test ./...", Failures: []string{"example.com/calc TestRace"}}}, Flaky: []string{"example.com/calc TestRace"}, Summary: "--- FAIL: TestRace"},
 		RunURL: "https://github.com/octo/widgets/actions/runs/44", Tracking: &PR{Number: 3, URL: "https://github.com/octo/widgets/issues/3"}}
 
+	dryRun := fixedRun()
+	dryRun.DryRun, dryRun.PR = true, &PR{Branch: "agent-fix/issue-7", Base: "main"}
+	dryRun.Diff = "--- a/x.md\n+++ b/x.md\n@@ -1 +1 @@\n-```\n+~~~\n"
+
 	for _, tc := range []struct {
 		name string
 		got  string
@@ -90,6 +94,7 @@ func TestGoldenTexts(t *testing.T) {
 		{"summary_fixed.md", StepSummary(fixedRun())},
 		{"summary_not_fixed.md", StepSummary(notFixed)},
 		{"summary_nightly.md", StepSummary(nightly)},
+		{"summary_dry_run.md", StepSummary(dryRun)},
 		{"tracking_body.md", TrackingBody(nightly, "main")},
 		{"help.md", Help(HelpOptions{Prefix: "/agent", Label: "agent-fix", AllowBots: []string{"renovate[bot]"}})},
 	} {

@@ -65,5 +65,10 @@ func StepSummary(r *Run) string {
 		}
 		b.WriteString("\n")
 	}
+	if r.DryRun && r.Diff != "" {
+		b.WriteString("### Diff (dry run: nothing was published)\n\n")
+		b.WriteString(codeBlock("diff", cut(r.Diff, MaxBody/2)))
+		b.WriteString("\n")
+	}
 	return b.String()
 }

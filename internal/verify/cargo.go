@@ -2,6 +2,7 @@ package verify
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -13,7 +14,8 @@ var (
 	cargoPanic   = regexp.MustCompile(`panicked at (?:'.*', )?([^\s:']+):(\d+):\d+`)
 	cargoError   = regexp.MustCompile(`^error(?:\[\w+\])?: (.*)$`)
 	cargoArrow   = regexp.MustCompile(`^\s*--> ([^\s:]+):(\d+):\d+`)
-	cargoRunning = regexp.MustCompile(`^\s*Running (?:unittests |tests/)?\S* ?\(?(?:target/\S+/deps/)?([\w\-]+?)(?:-[0-9a-f]{16})?\)?$`)
+	// cargoRunning: "Running unittests src/lib.rs (target/debug/deps/calc-0123456789abcdef)".
+	cargoRunning = regexp.MustCompile(`^\s*Running .*\((?:\S*/)?deps/([\w\-]+?)-[0-9a-f]{16}(?:\.exe)?\)$`)
 )
 
 // cargoFailures parses libtest's "---- name stdout ----" blocks, the
@@ -91,5 +93,14 @@ func cargoFailures(out, root string) []Failure {
 			fs = append(fs, f)
 		}
 	}
+	// libtest prints failures in the order its threads finished: sort the
+	// tests, after the compiler errors.
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if (a.Test == "") != (b.Test == "") {
+			return a.Test == ""
+		}
+		return a.Package+"\x00"+a.Test < b.Package+"\x00"+b.Test
+	})
 	return fs
 }

@@ -351,3 +351,20 @@ func TestRunMissingTool(t *testing.T) {
 		t.Errorf("err = %v, want ErrStart naming the tool", err)
 	}
 }
+
+func TestRunCargo(t *testing.T) {
+	t.Parallel()
+	needTool(t, "cargo")
+	dir := project(t, "cargo")
+	rep := runIn(t, dir, []string{"cargo test"}, Options{FlakyReruns: 1}, "CARGO_TARGET_DIR="+filepath.Join(t.TempDir(), "target"))
+	fs := rep.Commands[0].Failures
+	if rep.Passed || len(fs) != 2 {
+		t.Fatalf("failures = %+v, want 2\n%s", fs, rep.Commands[0].Output)
+	}
+	if fs[0].Test != "tests::panics" || fs[0].File != "src/lib.rs" || fs[0].Line != 22 {
+		t.Errorf("first failure = %s %s:%d, want tests::panics at src/lib.rs:22", fs[0].Test, fs[0].File, fs[0].Line)
+	}
+	if fs[1].Test != "tests::sub_works" || fs[1].Line != 11 || !strings.Contains(fs[1].Output, "left: 4") {
+		t.Errorf("second failure = %+v, want tests::sub_works at line 11", fs[1])
+	}
+}

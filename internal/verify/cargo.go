@@ -11,9 +11,9 @@ var (
 	cargoFailedRun = regexp.MustCompile(`^test (\S+) \.\.\. FAILED$`)
 	// cargoPanic matches both "panicked at src/lib.rs:10:9:" (Rust 1.73+)
 	// and "panicked at 'msg', src/lib.rs:10:9".
-	cargoPanic   = regexp.MustCompile(`panicked at (?:'.*', )?([^\s:']+):(\d+):\d+`)
-	cargoError   = regexp.MustCompile(`^error(?:\[\w+\])?: (.*)$`)
-	cargoArrow   = regexp.MustCompile(`^\s*--> ([^\s:]+):(\d+):\d+`)
+	cargoPanic = regexp.MustCompile(`panicked at (?:'.*', )?([^\s:']+):(\d+):\d+`)
+	cargoError = regexp.MustCompile(`^error(?:\[\w+\])?: (.*)$`)
+	cargoArrow = regexp.MustCompile(`^\s*--> ([^\s:]+):(\d+):\d+`)
 	// cargoRunning: "Running unittests src/lib.rs (target/debug/deps/calc-0123456789abcdef)".
 	cargoRunning = regexp.MustCompile(`^\s*Running .*\((?:\S*/)?deps/([\w\-]+?)-[0-9a-f]{16}(?:\.exe)?\)$`)
 )

@@ -24,9 +24,13 @@ type rawHunk struct {
 	newNoEOL bool
 	oldNoEOL bool
 	fixed    int // context lines that had lost their leading space
+	// alt is the body read by the header's counts, when those counts were
+	// met but more lines that look like the hunk followed (a bare diff
+	// followed by a "- item" list, or prose inside the fence).
+	alt *rawHunk
 }
 
-var reHunkNums = regexp.MustCompile(`^@@+\s*-(\d+)(?:,\d+)?\s+\+(\d+)(?:,\d+)?\s*@@`)
+var reHunkNums = regexp.MustCompile(`^@@+\s*-(\d+)(?:,(\d+))?\s+\+(\d+)(?:,(\d+))?\s*@@`)
 
 func isHunkHeader(t string) bool { return strings.HasPrefix(t, "@@") }
 
@@ -106,6 +110,17 @@ func lexDiff(lines []string, fenced bool, defPath string, start int) []*rawFile 
 				if h.claim == 0 {
 					h.claim = 1 // "-0,0": the file starts empty
 				}
+				end, met, clean := countedBody(lines, i+1, count(m[2]), count(m[4]), fenced, &h)
+				if met && clean {
+					i = end
+					cur.hunks = append(cur.hunks, h)
+					continue
+				}
+				alt := h
+				h = rawHunk{claim: h.claim}
+				if met {
+					h.alt = &alt // in case what followed was prose
+				}
 			}
 			i = lexBody(lines, i+1, fenced, &h)
 			cur.hunks = append(cur.hunks, h)
@@ -120,6 +135,75 @@ func lexDiff(lines []string, fenced bool, defPath string, start int) []*rawFile 
 		}
 	}
 	return files
+}
+
+// count is a hunk header's line count: 1 when it is left out.
+func count(s string) int {
+	if s == "" {
+		return 1
+	}
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// countedBody reads a hunk body as git does, by the header's counts, so that
+// a removed "-- x" followed by an added "++ y" is not taken for a file
+// header. met says the counts were reached; clean says that what follows
+// is not more of the hunk, so the counts can be trusted.
+func countedBody(lines []string, i, oldN, newN int, fenced bool, h *rawHunk) (end int, met, clean bool) {
+	for oldN > 0 || newN > 0 {
+		if i >= len(lines) {
+			return i, false, false
+		}
+		raw := lines[i]
+		t := trimCR(raw)
+		op := byte(' ')
+		if t != "" {
+			op = t[0]
+			raw = raw[1:]
+		}
+		switch op {
+		case ' ':
+			oldN--
+			newN--
+		case '-':
+			oldN--
+		case '+':
+			newN--
+		case '\\':
+			markNoEOL(h)
+			i++
+			continue
+		default:
+			return i, false, false
+		}
+		if oldN < 0 || newN < 0 {
+			return i, false, false
+		}
+		h.body = append(h.body, hunkLine{op, raw})
+		i++
+	}
+	if i < len(lines) && strings.HasPrefix(lines[i], `\ `) {
+		markNoEOL(h)
+		i++
+	}
+	j := i
+	for j < len(lines) && trimCR(lines[j]) == "" {
+		j++
+	}
+	return i, true, j == len(lines) || !continuesHunk(lines, j, fenced)
+}
+
+// markNoEOL records a "\ No newline at end of file" after the last line.
+func markNoEOL(h *rawHunk) {
+	if n := len(h.body); n > 0 {
+		if h.body[n-1].op != '-' {
+			h.newNoEOL = true
+		}
+		if h.body[n-1].op != '+' {
+			h.oldNoEOL = true
+		}
+	}
 }
 
 // lexBody reads hunk lines from lines[i] and returns where it stopped.
@@ -147,14 +231,7 @@ func lexBody(lines []string, i int, fenced bool, h *rawHunk) int {
 		case ' ', '+', '-':
 			h.body = append(h.body, hunkLine{t[0], raw[1:]})
 		case '\\':
-			if n := len(h.body); n > 0 {
-				if h.body[n-1].op != '-' {
-					h.newNoEOL = true
-				}
-				if h.body[n-1].op != '+' {
-					h.oldNoEOL = true
-				}
-			}
+			markNoEOL(h)
 		default:
 			// A fenced context line that lost its leading space.
 			h.body = append(h.body, hunkLine{' ', raw})

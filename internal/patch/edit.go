@@ -36,6 +36,10 @@ type hunk struct {
 	claim    int // old line number the header gave; 0 when it gave none
 	lines    []hunkLine
 	newNoEOL bool // the last new-side line has no newline after it
+	oldNoEOL bool // the last old-side line has no newline after it
+	// alt is another reading of the hunk (by its header's counts) tried
+	// when this one is not found.
+	alt *hunk
 }
 
 // hunkLine is one line of a hunk: op is ' ', '-' or '+'.

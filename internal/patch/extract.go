@@ -17,7 +17,7 @@ type block struct {
 }
 
 var (
-	reFence   = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})\\s*([^`]*)$")
+	reFence   = regexp.MustCompile("^([ \t]*)(`{3,}|~{3,})\\s*([^`]*)$")
 	reSearch  = regexp.MustCompile(`^\s*<{5,9}\s*SEARCH\b`)
 	reDivider = regexp.MustCompile(`^\s*={5,9}\s*$`)
 	reReplace = regexp.MustCompile(`^\s*>{5,9}\s*REPLACE\b`)
@@ -47,9 +47,9 @@ func splitBlocks(reply string) []block {
 			prose = append(prose, lines[i])
 			continue
 		}
-		b := block{fenced: true, info: strings.TrimSpace(m[2]), start: i + 2, before: lineAbove(prose)}
+		b := block{fenced: true, info: strings.TrimSpace(m[3]), start: i + 2, before: lineAbove(prose)}
 		flush()
-		fence := m[1]
+		indent, fence := m[1], m[2]
 		j := i + 1
 		for ; j < len(lines); j++ {
 			t := strings.TrimSpace(trimCR(lines[j]))
@@ -57,12 +57,30 @@ func splitBlocks(reply string) []block {
 				break
 			}
 		}
-		b.lines = lines[i+1 : min(j, len(lines))]
+		b.lines = dedent(lines[i+1:min(j, len(lines))], indent)
 		blocks = append(blocks, b)
 		i = j
 	}
 	flush()
 	return blocks
+}
+
+// dedent removes the indentation of a fence nested in a list from the
+// lines inside it, when every non-blank line carries it.
+func dedent(lines []string, indent string) []string {
+	if indent == "" {
+		return lines
+	}
+	for _, l := range lines {
+		if trimCR(l) != "" && !strings.HasPrefix(l, indent) {
+			return lines
+		}
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = strings.TrimPrefix(l, indent)
+	}
+	return out
 }
 
 // lineAbove is the last non-blank line of prose if at most one blank line
@@ -94,6 +112,10 @@ func extract(reply string) ([]*edit, []Problem) {
 			es, ps = parseSearchReplace(b, lastPath, len(edits))
 		case hasDiff(b.lines, b.fenced):
 			es, ps = parseDiffBlock(b)
+		case b.fenced && isDiffInfo(b.info):
+			if p := mentionedPath(b); p != "" {
+				ps = []Problem{{File: p, Message: fmt.Sprintf("the ```%s block at reply line %d has no @@ hunk header; start each hunk with a line like @@ -12,7 +12,8 @@", b.info, b.start)}}
+			}
 		case b.fenced:
 			if e := parseWhole(b); e != nil {
 				es = []*edit{e}
@@ -106,6 +128,13 @@ func extract(reply string) ([]*edit, []Problem) {
 		probs = append(probs, ps...)
 	}
 	return edits, probs
+}
+
+// isDiffInfo reports whether a fence's info string says it holds a diff,
+// so that its lines must never be taken for a whole file.
+func isDiffInfo(info string) bool {
+	f := strings.Fields(info)
+	return len(f) > 0 && (f[0] == "diff" || f[0] == "patch" || f[0] == "udiff")
 }
 
 func hasSearchReplace(lines []string) bool {

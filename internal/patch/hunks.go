@@ -47,6 +47,13 @@ func applyHunks(t text, e *edit, name string) (text, []string, []Problem) {
 				}
 			}
 		}
+		if r.failed && h.alt != nil {
+			if r2 := locate(t.lines, h.alt.oldSide(), want, spans); !r2.failed {
+				*h, r = *h.alt, r2
+				pat = h.oldSide()
+				repairs = append(repairs, what+": read by the counts in its header; the lines after them are not part of it")
+			}
+		}
 		if r.failed {
 			probs = append(probs, problem(e, k, name, locateMessage(r)))
 			continue
@@ -91,8 +98,13 @@ func applyHunks(t text, e *edit, name string) (text, []string, []Problem) {
 		cur = j
 	}
 	out.lines = append(out.lines, t.lines[cur:]...)
-	if len(t.lines) == 0 {
-		out.finalNL = len(done) == 0 || !done[len(done)-1].h.newNoEOL
+	// The file keeps its final-newline state unless a hunk that reaches its
+	// end says otherwise with a "\ No newline at end of file" marker.
+	if len(done) > 0 {
+		last := done[len(done)-1]
+		if len(t.lines) == 0 || (last.pos+last.n == len(t.lines) && (last.h.newNoEOL || last.h.oldNoEOL)) {
+			out.finalNL = !last.h.newNoEOL
+		}
 	}
 	return out, repairs, nil
 }
@@ -118,7 +130,7 @@ func trimBlankEdges(h *hunk) (hunk, bool) {
 	if len(l) == len(h.lines) || len(l) == 0 {
 		return hunk{}, false
 	}
-	return hunk{claim: h.claim, lines: l, newNoEOL: h.newNoEOL}, true
+	return hunk{claim: h.claim, lines: l, newNoEOL: h.newNoEOL, oldNoEOL: h.oldNoEOL}, true
 }
 
 // hunkName is how messages name hunk k of an edit.

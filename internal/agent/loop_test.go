@@ -336,3 +336,38 @@ func TestReviewerRejectCostsARound(t *testing.T) {
 		t.Errorf("the rejection is not fed back: %q", patchAsks)
 	}
 }
+
+func TestSchemaRefusedFallsBackToPlainJSON(t *testing.T) {
+	h := newHarness(t, "sum")
+	h.srv.Script(testModel, ollamafake.FormatRejected(), ollamafake.Text(planReply), ollamafake.Text(reply(t, "fix.diff")))
+	res := h.run(context.Background(), Task{Title: "Sum drops the first element"})
+	if res.Result != Fixed || res.Plan == nil {
+		t.Fatalf("result %s plan %v (%s)", res.Result, res.Plan, res.StopDetail)
+	}
+	chats := h.srv.Chats()
+	if got := string(chats[len(chats)-2].Format); got != `"json"` {
+		t.Errorf("plan retry format = %s, want \"json\"", got)
+	}
+}
+
+func TestInvalidPlanIsRetriedWithTheError(t *testing.T) {
+	h := newHarness(t, "sum")
+	h.srv.Script(testModel,
+		ollamafake.Text(`{"files": ["src/summer.go"], "steps": ["fix it"]}`),
+		ollamafake.Text(planReply),
+		ollamafake.Text(reply(t, "fix.diff")))
+	res := h.run(context.Background(), Task{Title: "Sum drops the first element"})
+	if res.Result != Fixed || res.Plan == nil || res.Plan.Files[0] != "sum.go" {
+		t.Fatalf("result %s plan %+v", res.Result, res.Plan)
+	}
+	retry := h.srv.Chats()[1].LastMessage()
+	if !strings.Contains(retry, "src/summer.go") || !strings.Contains(retry, "do not exist") {
+		t.Errorf("the retry does not say what was wrong:\n%s", retry)
+	}
+	// The failed plan exchange is not carried into the patch request.
+	for _, m := range h.srv.Chats()[2].Messages {
+		if strings.Contains(m.Content, "src/summer.go") {
+			t.Error("the rejected plan leaked into the patch conversation")
+		}
+	}
+}

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -40,6 +41,9 @@ type Chat struct {
 	Error            string          `json:"error,omitempty"`
 }
 
+// jsonFormat is Ollama's format for "any JSON", quoted as the API wants it.
+const jsonFormat = `"json"`
+
 // chatCall is one request the loop wants to make.
 type chatCall struct {
 	purpose  string
@@ -63,6 +67,16 @@ func (r *run) chat(ctx context.Context, c chatCall) (string, error) {
 		Messages: msgs, Format: c.format, NumCtx: req.NumCtx, MaxReplyTokens: c.maxReply,
 		DurationMS: took.Milliseconds(),
 	}
+	var rejected *llm.RejectedError
+	if errors.As(err, &rejected) && rejected.FormatRejected() && string(c.format) != jsonFormat && len(c.format) > 0 {
+		// An older server without JSON-schema support: ask for plain JSON
+		// and let the loop check the shape.
+		ev.Error = err.Error()
+		r.record("chat", ev)
+		r.logf("%s: the server refused the JSON schema; asking for plain JSON", c.purpose)
+		c.format = json.RawMessage(jsonFormat)
+		return r.chat(ctx, c)
+	}
 	if err != nil {
 		ev.Error = err.Error()
 		r.record("chat", ev)
@@ -76,6 +90,7 @@ func (r *run) chat(ctx context.Context, c chatCall) (string, error) {
 	ev.PromptTokens, ev.CompletionTokens = resp.PromptTokens, resp.CompletionTokens
 	r.res.Tokens.Prompt += resp.PromptTokens
 	r.res.Tokens.Completion += resp.CompletionTokens
+	r.cut = resp.DoneReason == "length"
 	r.logf("%s reply: %d tokens in %s", c.purpose, resp.CompletionTokens, took.Round(time.Millisecond))
 	return resp.Content, r.record("chat", ev)
 }

@@ -52,6 +52,9 @@ func (r *run) patch(ctx context.Context) (*appliedPatch, error) {
 		}
 		r.logf("patch attempt %d not applied", attempt)
 		r.say(fmt.Sprintf(feedbackPatch, res.Feedback()))
+		if r.cut {
+			r.say(feedbackCut)
+		}
 	}
 	return nil, nil
 }

@@ -54,6 +54,8 @@ Reply with the plan again, as JSON with "files" and "steps".`
 const feedbackPatch = `Your edit was not applied, nothing was changed:
 %s`
 
+const feedbackCut = `Your reply was cut off at the length limit. Keep the edit short: only the hunks that change, with three lines of context.`
+
 const feedbackVerify = `Your edit applied, but the checks failed:
 
 %s

@@ -34,6 +34,7 @@ type run struct {
 	conv    []llm.Message  // the conversation: stable prefix, then exchanges
 	fixed   int            // how many leading messages are never trimmed
 	pending []string       // feedback for the next patch request
+	cut     bool           // the last reply ran into its token limit
 	task    string         // the task as the model reads it
 	before  *verify.Report // the failing checks the task started from
 	diffs   map[string]int // normalised diffs proposed so far, by round

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/google/go-github/v60/github"
@@ -23,7 +22,3 @@ func newGitHub(_ context.Context, getenv func(string) string, token string, logf
 	}
 	return c, nil
 }
-
-// errorsAs is errors.As, named for the few call sites that would otherwise
-// shadow a local err.
-func errorsAs(err error, target any) bool { return errors.As(err, target) }

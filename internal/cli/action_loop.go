@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -202,7 +203,7 @@ func sessionExcerpt(path string) string {
 
 func isRefused(err error) bool {
 	var r *verify.RefusedError
-	return errorsAs(err, &r)
+	return errors.As(err, &r)
 }
 
 // failureSummary lists each failure with what the tool printed about it,

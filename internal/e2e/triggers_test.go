@@ -186,3 +186,14 @@ func TestDispatchNightly(t *testing.T) {
 		"repository": repoJSON(), "sender": user("alice")})
 	r.wantResult(t, 0, "nothing-to-do")
 }
+
+func TestDispatchCheckPR(t *testing.T) {
+	w := newWorld(t, fixedProject)
+	head := w.pushBranch("docs", map[string]string{"README.md": "calc\n"})
+	n := w.gh.AddPR(repoName, githubfake.Issue{Title: "Docs", User: "alice", PR: &githubfake.PullRequest{Head: "docs", HeadSHA: head}})
+	r := w.run("workflow_dispatch", map[string]any{"ref": "refs/heads/main", "inputs": map[string]any{"mode": "check-pr", "number": itoa(n)},
+		"repository": repoJSON(), "sender": user("alice")})
+	r.wantResult(t, 0, "checked")
+	st := w.statusComments(n)
+	r.must(t, len(st) == 1 && strings.Contains(st[0].Body, "Checks pass"), "status comment %+v", st)
+}

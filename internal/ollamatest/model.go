@@ -17,7 +17,9 @@ import (
 // walks the chain.
 type Model struct {
 	// Replies are tried in order; the first whose When holds is the answer.
-	// When none holds, the model answers with an empty message.
+	// When none holds, the model answers with an empty message (unless the
+	// request sends a format: the server's grammar then forbids ending at
+	// once and the answer is junk, so script every such request).
 	Replies []Reply
 	// ContextLength is the trained context length the model reports
 	// (llama.context_length); 0 means 8192.

@@ -1,6 +1,13 @@
 // Package ollamatest runs a real Ollama server in tests, with tiny scripted
 // models generated in Go, so that the Ollama client and the fix loop are
-// tested against the server users run, not only against a fake.
+// tested against the server users run, not only against a fake:
+//
+//	s := ollamatest.Start(t) // skips when there is no server binary
+//	s.MustCreate(t, "coder", ollamatest.Model{Replies: []ollamatest.Reply{
+//		{When: ollamatest.LastContains("plan the fix"), Text: `{"files":["calc.go"],"steps":["…"]}`},
+//		{Text: "--- a/calc.go\n+++ b/calc.go\n…"},
+//	}})
+//	// point the code under test at s.URL, model "coder"
 //
 // The server binary is built by .ci/build-ollama.sh; tests find it through
 // AGENTFIX_OLLAMA_BIN or the build script's cache, and skip when it is absent.

@@ -56,6 +56,9 @@ func TestPermission(t *testing.T) {
 			t.Errorf("role %s: permission %q role_name %q, want %q %q", tc.role, lvl.GetPermission(), lvl.GetUser().GetRoleName(), tc.perm, tc.role)
 		}
 	}
+	if lvl, _, err := gh.Repositories.GetPermissionLevel(ctx, "octo", "hello", "Octo"); err != nil || lvl.GetPermission() != "admin" {
+		t.Errorf("owner: %v %v, want admin", lvl.GetPermission(), err)
+	}
 	_, resp, err := gh.Repositories.GetPermissionLevel(ctx, "octo", "hello", "stranger")
 	if err == nil || resp == nil || resp.StatusCode != http.StatusNotFound {
 		t.Errorf("non-collaborator: err %v, want a 404", err)

@@ -68,6 +68,10 @@ type permissionBody struct {
 func (s *Server) getPermission(w http.ResponseWriter, r *http.Request, rp *repo) {
 	login := r.PathValue("user")
 	p, ok := rp.perms[strings.ToLower(login)]
+	if !ok && strings.EqualFold(login, rp.owner) {
+		// The owner of a user-owned repository is its admin.
+		p, ok = Permission{Role: "admin"}, true
+	}
 	if !ok {
 		// A non-collaborator: GitHub may answer 404 here.
 		writeError(w, http.StatusNotFound, "Not Found", "https://docs.github.com/rest/collaborators/collaborators#get-repository-permissions-for-a-user")

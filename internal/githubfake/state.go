@@ -128,8 +128,9 @@ func (s *Server) mustRepo(fullName string) *repo {
 }
 
 // SetPermission gives login the role ("admin", "maintain", "write",
-// "triage", "read") on the repository. A login without a role is not a
-// collaborator: the permission API answers 404 for it.
+// "triage", "read", or "none") on the repository. A login without a role
+// is not a collaborator: the permission API answers 404 for it, except for
+// the repository's owner, who is admin.
 func (s *Server) SetPermission(fullName, login, role string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

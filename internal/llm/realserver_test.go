@@ -225,3 +225,33 @@ func (f *firstRead) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// TestRealServerConcurrentChats: the server runs requests to one model one
+// at a time (OLLAMA_NUM_PARALLEL=1 here); concurrent Chats queue and each
+// gets its own whole reply.
+func TestRealServerConcurrentChats(t *testing.T) {
+	_, c := startReal(t)
+	reqs := []llm.Request{
+		{Model: "scripted", NumCtx: 2048, Messages: []llm.Message{{Role: "system", Content: "plan it"}, {Role: "user", Content: "Add subtracts"}}},
+		{Model: "scripted", NumCtx: 2048, Messages: []llm.Message{{Role: "user", Content: "write the diff"}}},
+	}
+	want := []string{realModel.Replies[0].Text, realModel.Replies[1].Text}
+	got := make([]string, 4)
+	errs := make([]error, 4)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() {
+			resp, err := c.Chat(context.Background(), reqs[i%2])
+			if err == nil {
+				got[i] = resp.Content
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for i := range got {
+		if errs[i] != nil || got[i] != want[i%2] {
+			t.Errorf("chat %d: %q, %v; want %q", i, got[i], errs[i], want[i%2])
+		}
+	}
+}

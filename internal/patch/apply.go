@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // Apply extracts every edit from a model reply (diffs, SEARCH/REPLACE,
@@ -28,7 +29,14 @@ func Apply(repo, reply string, pol Policy, opts Options) (*Result, error) {
 		return res, nil
 	}
 	w := &workTree{root: root, pol: pol, files: map[string]*fileState{}}
+	seen := map[string]bool{}
 	for _, e := range edits {
+		k := e.key()
+		if seen[k] {
+			res.Repairs = append(res.Repairs, fmt.Sprintf("%s: the same edit appears again at reply line %d; applied it once", e.label, e.line))
+			continue
+		}
+		seen[k] = true
 		if err := w.apply(e, res); err != nil {
 			return nil, err
 		}
@@ -119,10 +127,7 @@ func (w *workTree) state(rel string) (*fileState, error) {
 	return st, nil
 }
 
-func isNotDir(err error) bool {
-	var pe *fs.PathError
-	return errors.As(err, &pe) && pe.Err.Error() == "not a directory"
-}
+func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 
 // changes lists what differs from disk, renames as one change.
 func (w *workTree) changes() []*change {

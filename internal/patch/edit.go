@@ -1,5 +1,10 @@
 package patch
 
+import (
+	"fmt"
+	"strings"
+)
+
 // editKind says which form an edit was written in.
 type editKind int
 
@@ -29,6 +34,20 @@ func (e *edit) path() string {
 		return e.newPath
 	}
 	return e.oldPath
+}
+
+// key identifies what an edit does, so that a reply repeating an edit
+// (models often restate their diff) applies it once.
+func (e *edit) key() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d\x00%s\x00%s\x00%v%v\x00%s", e.kind, e.oldPath, e.newPath, e.isNew, e.isDelete, e.content)
+	for _, h := range e.hunks {
+		for _, l := range h.lines {
+			b.WriteString("\x00" + string(l.op) + loose(l.text))
+		}
+		b.WriteString("\x01")
+	}
+	return b.String()
 }
 
 // hunk is a run of context, removed and added lines.

@@ -14,10 +14,16 @@ const maxWholeLines = 400
 func (w *workTree) apply(e *edit, res *Result) error {
 	var oldP, newP string
 	if e.oldPath != "" {
-		oldP = resolveName(w.root, e.oldPath)
+		oldP = resolveName(w.root, e.oldPath, e.kind == editDiff)
 	}
 	if e.newPath != "" {
-		newP = resolveName(w.root, e.newPath)
+		newP = resolveName(w.root, e.newPath, e.kind == editDiff)
+	}
+	if !e.isNew && oldP == newP && oldP != "" && checkName(oldP, w.pol) == nil && !exists(w.root, oldP) && needsOld(e) {
+		if p, note := w.relocate(oldP); p != "" {
+			res.Repairs = append(res.Repairs, note)
+			oldP, newP = p, p
+		}
 	}
 	name := newP
 	if name == "" {
@@ -73,10 +79,12 @@ func (w *workTree) apply(e *edit, res *Result) error {
 			}
 			return fail("the diff creates this file but it already exists; send a diff against its current content")
 		}
-		for k := range e.hunks {
-			if len(e.hunks[k].oldSide()) > 0 {
-				return fail("does not exist in the repository; check the path (relative to the repository root), or create the file with --- /dev/null")
+		if needsOld(e) {
+			msg := "does not exist in the repository; check the path (relative to the repository root), or create the file with --- /dev/null"
+			if _, same := findBySuffix(w.root, newP); len(same) > 0 {
+				msg += fmt.Sprintf("; files with that name: %s", strings.Join(same[:min(len(same), 3)], ", "))
 			}
+			return fail(msg)
 		}
 		if !e.isNew {
 			res.Repairs = append(res.Repairs, fmt.Sprintf("%s: does not exist and the diff only adds lines; created it", newP))
@@ -95,6 +103,32 @@ func (w *workTree) apply(e *edit, res *Result) error {
 		}
 	}
 	return nil
+}
+
+// needsOld reports whether an edit has lines to find in an existing file.
+func needsOld(e *edit) bool {
+	if e.kind == editWhole {
+		return false
+	}
+	for k := range e.hunks {
+		if len(e.hunks[k].oldSide()) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// relocate finds the one file a missing path most likely meant: the only
+// file whose path ends with it. The edit's lines must still match there.
+func (w *workTree) relocate(rel string) (string, string) {
+	if _, ok := w.files[rel]; ok {
+		return "", "" // already created or touched by an earlier edit
+	}
+	suffix, _ := findBySuffix(w.root, rel)
+	if len(suffix) != 1 {
+		return "", ""
+	}
+	return suffix[0], fmt.Sprintf("%s: no such file; used %s, the only file whose path ends with it", rel, suffix[0])
 }
 
 // modeProblem refuses symlinks and executables.

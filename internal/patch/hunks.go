@@ -14,14 +14,37 @@ type placed struct {
 
 // applyHunks locates every hunk of e in t (all against t as it was before
 // the edit) and returns the new text. Context lines keep the file's own
-// bytes; added lines get the file's line ending.
+// bytes; added lines get the file's line ending. Hunks that overlap, which
+// git apply accepts because it applies them one after another, are applied
+// one after another too when placing them all at once fails.
 func applyHunks(t text, e *edit, name string) (text, []string, []Problem) {
+	all := make([]int, len(e.hunks))
+	for k := range all {
+		all[k] = k
+	}
+	out, repairs, probs := placeHunks(t, e, name, all, 0)
+	if len(probs) == 0 || len(e.hunks) < 2 {
+		return out, repairs, probs
+	}
+	cur, seqRepairs := t, []string{}
+	for k := range e.hunks {
+		next, reps, ps := placeHunks(cur, e, name, []int{k}, len(cur.lines)-len(t.lines))
+		if len(ps) > 0 {
+			return t, repairs, probs
+		}
+		cur, seqRepairs = next, append(seqRepairs, reps...)
+	}
+	return cur, append(seqRepairs, fmt.Sprintf("%s: its hunks overlap; applied them one after another", name)), nil
+}
+
+// placeHunks locates hunks ks of e in t and applies them. offset is added to
+// the first hunk's claimed position.
+func placeHunks(t text, e *edit, name string, ks []int, offset int) (text, []string, []Problem) {
 	var repairs []string
 	var probs []Problem
 	var spans []span
 	var done []placed
-	offset := 0
-	for k := range e.hunks {
+	for _, k := range ks {
 		h := &e.hunks[k]
 		what := hunkName(e, k, name)
 		pat := h.oldSide()

@@ -14,14 +14,14 @@ import (
 )
 
 // resolveName turns a name as the model wrote it into a repository path:
-// "./" is dropped, and so is a git "a/" or "b/" prefix unless the prefixed
-// path is the one that exists.
-func resolveName(root, name string) string {
+// "./" is dropped, and in a diff so is a git "a/" or "b/" prefix unless the
+// prefixed path is the one that exists.
+func resolveName(root, name string, diff bool) string {
 	name = strings.TrimSpace(name)
 	for strings.HasPrefix(name, "./") {
 		name = name[2:]
 	}
-	if strings.HasPrefix(name, "a/") || strings.HasPrefix(name, "b/") {
+	if diff && (strings.HasPrefix(name, "a/") || strings.HasPrefix(name, "b/")) {
 		if exists(root, name) && !exists(root, name[2:]) {
 			return name
 		}
@@ -125,4 +125,39 @@ func throughSymlinks(root, rel string) (string, error) {
 		return throughSymlinks(root, path.Join(filepath.ToSlash(r), strings.Join(segs[i+1:], "/")))
 	}
 	return path.Clean(rel), nil
+}
+
+// maxWalk bounds how many entries findBySuffix looks at in a big repository.
+const maxWalk = 50000
+
+// findBySuffix lists the files of the repository whose path ends in
+// "/"+rel, or, if there are none, whose base name is rel's: for a model
+// that dropped the leading directories of a path, or misremembered them.
+func findBySuffix(root, rel string) (suffix, sameBase []string) {
+	n := 0
+	base := path.Base(rel)
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if n++; err != nil || n > maxWalk {
+			return filepath.SkipAll
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		r, err := filepath.Rel(root, p)
+		if err != nil {
+			return nil
+		}
+		r = filepath.ToSlash(r)
+		switch {
+		case strings.HasSuffix(r, "/"+rel):
+			suffix = append(suffix, r)
+		case path.Base(r) == base:
+			sameBase = append(sameBase, r)
+		}
+		return nil
+	})
+	return suffix, sameBase
 }

@@ -31,16 +31,18 @@ type run struct {
 	modelTime, verifyTime time.Duration
 	res                   Result
 
-	conv    []llm.Message  // the conversation: stable prefix, then exchanges
-	fixed   int            // how many leading messages are never trimmed
-	pending []string       // feedback for the next patch request
-	cut     bool           // the last reply ran into its token limit
-	task    string         // the task as the model reads it
-	before  *verify.Report // the failing checks the task started from
-	diffs   map[string]int // normalised diffs proposed so far, by round
-	sigs    []string       // failure signature of each round, "" for none
-	best    attempt        // the best attempt so far
-	touched []string       // files the applied patch touched, for restore
+	conv    []llm.Message // the conversation: stable prefix, then exchanges
+	fixed   int           // how many leading messages are never trimmed
+	pending []string      // feedback for the next patch request
+	cut     bool          // the last reply ran into its token limit
+
+	recordFailed bool           // the session record could not be written
+	task         string         // the task as the model reads it
+	before       *verify.Report // the failing checks the task started from
+	diffs        map[string]int // normalised diffs proposed so far, by round
+	sigs         []string       // failure signature of each round, "" for none
+	best         attempt        // the best attempt so far
+	touched      []string       // files the applied patch touched, for restore
 }
 
 // attempt is an applied patch and how the checks went with it.
@@ -171,8 +173,9 @@ func (r *run) logf(format string, args ...any) {
 // written is logged once and otherwise ignored: losing the record must not
 // lose the fix.
 func (r *run) record(kind string, data any) error {
-	if err := r.rec.Record(kind, data); err != nil && r.rec.Err() == err {
-		r.logf("session record: %v", err)
+	if err := r.rec.Record(kind, data); err != nil && !r.recordFailed {
+		r.recordFailed = true
+		r.logf("session record: %v (the run goes on without it)", err)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -147,4 +148,31 @@ func goCompileFailures(out, root string) []Failure {
 	}
 	flush()
 	return fs
+}
+
+// goStackFrame is one frame of a goroutine trace: the function line and
+// the tab-indented file line under it.
+var goStackFrame = regexp.MustCompile(`(?m)^(?:created by )?\S.*\n\t(\S+\.go):\d+(?: \+0x[0-9a-f]+)?\n`)
+
+// trimTrace shortens the goroutine traces in out to the frames inside the
+// repository, with their paths relative to it: the runtime's and testing's
+// frames say nothing about the bug and cost a model tokens.
+func (l *goLocator) trimTrace(out string) string {
+	if !strings.Contains(out, "goroutine ") {
+		return out
+	}
+	dropped := 0
+	out = goStackFrame.ReplaceAllStringFunc(out, func(frame string) string {
+		m := goStackFrame.FindStringSubmatch(frame)
+		if _, ok := l.inside(m[1]); ok {
+			return frame
+		}
+		dropped++
+		return ""
+	})
+	out = strings.ReplaceAll(out, l.root+string(filepath.Separator), "")
+	if dropped > 0 {
+		out = strings.TrimRight(out, "\n") + fmt.Sprintf("\n(agentfix: %d stack frames outside the repository left out)\n", dropped)
+	}
+	return out
 }

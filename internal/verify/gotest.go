@@ -183,7 +183,7 @@ func (g *goJSON) failures(loc *goLocator, killed bool) []Failure {
 			continue
 		}
 		out := t.out.String()
-		f := Failure{Test: t.name, Package: t.pkg, Output: out}
+		f := Failure{Test: t.name, Package: t.pkg, Output: loc.trimTrace(out)}
 		f.File, f.Line = loc.testLocation(t.pkg, out)
 		fs = append(fs, f)
 		failedTests[t.pkg] = true
@@ -214,7 +214,7 @@ func (g *goJSON) failures(loc *goLocator, killed bool) []Failure {
 			continue
 		}
 		out := g.pkgOut[pkg].String()
-		f := Failure{Package: pkg, Output: out}
+		f := Failure{Package: pkg, Output: loc.trimTrace(out)}
 		f.File, f.Line = loc.testLocation(pkg, out)
 		fs = append(fs, f)
 	}

@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func init() {
+	// Other test files of the package may define -update too.
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files")
+	}
+}
+
+// checkProject copies a project from the verifier's testdata into a new
+// directory, with an optional .github/agent-fix.yml.
+func checkProject(t *testing.T, name, config string) string {
+	t.Helper()
+	src := filepath.Join("..", "verify", "testdata", name)
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if config != "" {
+		os.MkdirAll(filepath.Join(dst, ".github"), 0o755)
+		if err := os.WriteFile(filepath.Join(dst, ".github", "agent-fix.yml"), []byte(config), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+// normalizeCheck replaces what changes from run to run: durations, the
+// random stop-commands token, the temporary directory and panic details.
+func normalizeCheck(s, dir string) string {
+	s = strings.ReplaceAll(s, dir, "$REPO")
+	s = regexp.MustCompile(`\b[0-9a-f]{24}\b`).ReplaceAllString(s, "TOKEN")
+	s = regexp.MustCompile(`\d+\.\d+s\b`).ReplaceAllString(s, "N.Ns")
+	s = regexp.MustCompile(`"duration_ms": \d+`).ReplaceAllString(s, `"duration_ms": N`)
+	// Panics: addresses, goroutine ids and the runtime's frames vary.
+	s = regexp.MustCompile(`0x[0-9a-f]+`).ReplaceAllString(s, "0xX")
+	s = regexp.MustCompile(`goroutine \d+`).ReplaceAllString(s, "goroutine N")
+	s = regexp.MustCompile(`\d+ stack frames`).ReplaceAllString(s, "N stack frames")
+	return s
+}
+
+// TestCheckGolden runs agentfix check on real projects and compares what
+// a user sees with testdata/check/*.golden (go test ./internal/cli -run
+// TestCheckGolden -update rewrites them).
+func TestCheckGolden(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, project, config string
+		args                  []string
+		env                   map[string]string
+		code                  int
+	}{
+		{name: "pass", project: "gopass", args: []string{"--quiet"}, code: 0},
+		{name: "fail", project: "gofail", args: []string{"--quiet"}, code: 1},
+		{name: "config", project: "gofail", config: "verify:\n  commands: [\"go vet ./...\", \"go test ./calc -run TestSub\"]\n  flaky_reruns: 0\n", args: []string{"--quiet"}, code: 1},
+		{name: "panic", project: "gopanic", args: []string{"--quiet"}, code: 1},
+		{name: "build", project: "gobuild", args: []string{"--quiet"}, code: 1},
+		{name: "json", project: "gofail", args: []string{"--json", "--quiet", "--", "go", "test", "./calc"}, code: 1},
+		{name: "actions", project: "gofail", args: []string{"--", "go", "test", "./calc", "-run", "TestSub"}, env: map[string]string{"GITHUB_ACTIONS": "true"}, code: 1},
+		{name: "refused", project: "gopass", args: []string{"--", "sh", "-c", "go test ./... | tee log"}, code: 2},
+		{name: "bad-config", project: "gopass", config: "verify:\n  commands: [\"go test ./... > log\"]\n", code: 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := checkProject(t, tc.project, tc.config)
+			var stdout, stderr bytes.Buffer
+			env := MapEnv(tc.env, nil, &stdout, &stderr)
+			code := Main(context.Background(), append([]string{"check", "--repo", dir}, tc.args...), env)
+			got := normalizeCheck(stdout.String()+"--- stderr\n"+stderr.String(), dir)
+			golden := filepath.Join("testdata", "check", tc.name+".golden")
+			if applyUpdating() {
+				os.MkdirAll(filepath.Dir(golden), 0o755)
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("output differs from %s:\n--- got\n%s\n--- want\n%s", golden, got, want)
+			}
+			if code != tc.code {
+				t.Errorf("exit code %d, want %d", code, tc.code)
+			}
+		})
+	}
+}
+
+func TestCheckJSONShape(t *testing.T) {
+	t.Parallel()
+	dir := checkProject(t, "gofail", "")
+	var stdout, stderr bytes.Buffer
+	code := Main(context.Background(), []string{"check", "--repo", dir, "--json"}, MapEnv(nil, nil, &stdout, &stderr))
+	var rep struct {
+		Passed   bool `json:"passed"`
+		Commands []struct {
+			Argv     []string `json:"argv"`
+			ExitCode int      `json:"exit_code"`
+			Duration *int64   `json:"duration_ms"`
+			TimedOut *bool    `json:"timed_out"`
+			Trunc    *bool    `json:"truncated"`
+			Failures []struct {
+				Test, Package, File, Output string
+				Line                        int
+			} `json:"failures"`
+		} `json:"commands"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout.String())
+	}
+	if code != 1 || rep.Passed || len(rep.Commands) != 1 {
+		t.Fatalf("exit %d, report %+v", code, rep)
+	}
+	c := rep.Commands[0]
+	if c.Duration == nil || c.TimedOut == nil || c.Trunc == nil || c.ExitCode != 1 || len(c.Failures) != 2 {
+		t.Errorf("command = %+v", c)
+	}
+	if f := c.Failures[0]; f.Test != "TestSub" || f.File != "calc/calc_test.go" || f.Line != 14 || f.Package != "example.com/gofail/calc" {
+		t.Errorf("failure = %+v", f)
+	}
+	// Without --quiet the live output goes to stderr, never into the JSON.
+	if !strings.Contains(stderr.String(), "$ go test -json ./...") || !strings.Contains(stderr.String(), "--- FAIL: TestSub") {
+		t.Errorf("stderr lacks the live output:\n%s", stderr.String())
+	}
+}
+
+func TestCheckFlags(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	o, err := parseCheck(MapEnv(nil, nil, &out, &out), []string{"--repo", "r", "--json", "--", "go", "test", "-run", "X|Y", "./..."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.cfg.repo != "r" || !o.json || o.quiet || strings.Join(o.command, " ") != "go test -run X|Y ./..." {
+		t.Errorf("options = %+v", o)
+	}
+	out.Reset()
+	if code := Main(context.Background(), []string{"check", "--help"}, MapEnv(nil, nil, &out, &out)); code != 0 || !strings.Contains(out.String(), "Usage: agentfix check --repo DIR [--json]") {
+		t.Errorf("--help: exit %d\n%s", code, out.String())
+	}
+	out.Reset()
+	if code := Main(context.Background(), []string{"check", "--no-such-flag"}, MapEnv(nil, nil, &out, &out)); code != 2 {
+		t.Errorf("unknown flag: exit %d, want 2", code)
+	}
+}

@@ -1,9 +1,14 @@
 package e2e
 
 import (
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -130,4 +135,54 @@ func TestModelServerDownIsAConfigError(t *testing.T) {
 	r.must(t, r.outputs["result"] == "not-fixed", "outputs %v", r.outputs)
 	st := w.statusComments(n)
 	r.must(t, len(st) == 1 && strings.Contains(st[0].Body, "Not fixed") && strings.Contains(st[0].Body, "127.0.0.1:1"), "the status comment does not say how the run ended: %+v", st)
+}
+
+// TestCreateRaceAdoptsTheExistingPR puts a proxy in front of the fake that
+// hides open PRs from the first list call, as if another run opened its PR
+// between agentfix's look-up and its create: the create meets 422 "already
+// exists", and agentfix adopts that PR instead of failing or duplicating.
+func TestCreateRaceAdoptsTheExistingPR(t *testing.T) {
+	w := newWorld(t, nil)
+	n := w.addIssue()
+	first := w.run("issues", labeledPayload(n, "agent-fix", "alice"))
+	first.wantResult(t, 0, "fixed")
+
+	target, err := url.Parse(w.gh.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hidden atomic.Bool
+	rp := httputil.NewSingleHostReverseProxy(target)
+	proxy := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/pulls") && r.URL.Query().Get("head") != "" && !hidden.Swap(true) {
+			rw.Header().Set("Content-Type", "application/json")
+			rw.Write([]byte("[]"))
+			return
+		}
+		rp.ServeHTTP(rw, r)
+	}))
+	defer proxy.Close()
+	w.env["GITHUB_API_URL"] = proxy.URL + strings.TrimPrefix(w.gh.APIURL(), w.gh.URL())
+
+	// A different fix this time, so the branch moves and the PR is updated.
+	w.ollama.Respond("", func(r ollamafake.Request) ollamafake.Reply {
+		if len(r.Format) > 0 {
+			return ollamafake.Text(planJSON)
+		}
+		return ollamafake.Text("```diff\n" + strings.Replace(fixDiff, "+\treturn a + b", "+\treturn b + a", 1) + "```\n")
+	})
+	w.clone("main")
+	r := w.run("issues", labeledPayload(n, "agent-fix", "alice"))
+	r.wantResult(t, 0, "fixed")
+	r.must(t, hidden.Load(), "the proxy never hid the PR; the test did not exercise the race")
+	prs := w.gh.PullRequests(repoName, "")
+	r.must(t, len(prs) == 1 && r.outputs["pr-number"] == first.outputs["pr-number"], "want the one PR %s adopted, got %d PRs, output %s", first.outputs["pr-number"], len(prs), r.outputs["pr-number"])
+	saw422 := false
+	for _, c := range w.gh.Calls() {
+		if c.Method == "POST" && strings.HasSuffix(c.Path, "/pulls") && c.Status == 422 {
+			saw422 = true
+		}
+	}
+	r.must(t, saw422, "no 422 from the create")
+	r.must(t, strings.Contains(gitT(t, w.bare, nil, "show", "refs/heads/agent-fix/issue-"+itoa(n)+":calc.go"), "b + a"), "the branch does not hold the new fix")
 }

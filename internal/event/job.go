@@ -174,12 +174,6 @@ func (j *Job) Quote() string {
 	return string(j.Kind)
 }
 
-// RunsCode reports whether the job runs repository code (tests), which is
-// what makes fork PRs dangerous.
-func (j *Job) RunsCode() bool {
-	return j.Kind == KindFixIssue || j.Kind == KindCheckPR || j.Kind == KindNightly
-}
-
 func ignore(j *Job, reason string) *Job {
 	j.Kind = KindIgnore
 	j.IgnoreReason = reason

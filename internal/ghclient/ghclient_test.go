@@ -340,3 +340,21 @@ func TestCancelDuringWait(t *testing.T) {
 		t.Errorf("err %v after %s, want the deadline, before the backoff ends", err, time.Since(start))
 	}
 }
+
+func TestBaseURLs(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"":                                "https://api.github.com/",
+		"https://api.github.com":          "https://api.github.com/",
+		"https://ghe.example.com/api/v3":  "https://ghe.example.com/api/v3/",
+		"https://ghe.example.com/api/v3/": "https://ghe.example.com/api/v3/",
+	} {
+		gh, err := ghclient.New(ghclient.Options{APIURL: in})
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		if got := gh.BaseURL.String(); got != want {
+			t.Errorf("APIURL %q: base %s, want %s", in, got, want)
+		}
+	}
+}

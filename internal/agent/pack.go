@@ -21,21 +21,21 @@ type Packed struct {
 
 // pack builds the repository context for the task and starts the
 // conversation with the stable prefix.
-func (r *run) pack(ctx context.Context) (*repoctx.Pack, error) {
+func (r *run) pack(ctx context.Context) error {
 	if err := r.enter(StateContext, ""); err != nil {
-		return nil, err
+		return err
 	}
 	r.task = taskText(r.job.Task, r.before)
 	query := taskQuery(r.job.Task, r.before)
 	budget := contextBudget(r.window())
 	p, err := repoctx.Build(ctx, r.repo.Root, query, repoctx.Options{Budget: budget})
 	if err != nil {
-		return nil, fmt.Errorf("build: %w", err)
+		return fmt.Errorf("build: %w", err)
 	}
 	r.conv = prefix(p.Text(), r.task)
 	r.fixed = len(r.conv)
 	r.logf("context: %d files, %d tokens of %d", len(p.Files), p.TokensUsed, budget)
-	return p, r.record("context", Packed{Budget: budget, Query: query, Files: p.Files, TokensUsed: p.TokensUsed, RepoFiles: p.RepoFiles, TookMS: p.TookMS})
+	return r.record("context", Packed{Budget: budget, Query: query, Files: p.Files, TokensUsed: p.TokensUsed, RepoFiles: p.RepoFiles, TookMS: p.TookMS})
 }
 
 // contextBudget is the share of the model's window the code may take: what

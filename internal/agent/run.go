@@ -76,14 +76,16 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 	if before != nil && before.Passed {
 		return r.finish(ctx, NothingToDo, StopNothingToDo, "the verify commands already pass")
 	}
-	_, err = r.pack(ctx)
-	if err != nil {
+	if err := r.pack(ctx); err != nil {
 		return r.stop(parent, ctx, fmt.Errorf("context: %w", err))
 	}
 	if err := r.plan(ctx); err != nil {
 		return r.stop(parent, ctx, fmt.Errorf("plan: %w", err))
 	}
 	for r.round = 1; r.round <= r.cfg.Limits.MaxRounds; r.round++ {
+		if err := ctx.Err(); err != nil {
+			return r.stop(parent, ctx, fmt.Errorf("round %d: %w", r.round, err))
+		}
 		applied, err := r.patch(ctx)
 		if err != nil {
 			return r.stop(parent, ctx, fmt.Errorf("patch: round %d: %w", r.round, err))

@@ -119,6 +119,11 @@ func FuzzParseCommand(f *testing.F) {
 	}
 	c := NewCommands("")
 	f.Fuzz(func(t *testing.T, body string) {
+		// Stripping keeps the line structure.
+		norm := strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\r", "\n")
+		if got, want := strings.Count(StripNonCommands(body), "\n"), strings.Count(norm, "\n"); got != want {
+			t.Fatalf("StripNonCommands(%q) has %d line breaks, want %d", body, got, want)
+		}
 		cmd := c.Parse(body)
 		if cmd == nil {
 			return

@@ -9,6 +9,29 @@
 //
 // The binary under test finds it by GITHUB_API_URL=s.APIURL() (no trailing
 // slash, as Actions sets it).
+//
+// Endpoints (below /api/v3); anything else is 404:
+//
+//	GET    /user                                    403, as for the Actions token
+//	GET    /repos/{o}/{r}
+//	GET    /repos/{o}/{r}/collaborators/{u}/permission
+//	GET    /repos/{o}/{r}/branches/{branch}         404 when missing
+//	GET    /repos/{o}/{r}/git/ref/heads/{branch}
+//	GET    /repos/{o}/{r}/labels, POST (create)
+//	GET    /repos/{o}/{r}/issues                    state, labels, creator; PRs included
+//	POST   /repos/{o}/{r}/issues
+//	GET    /repos/{o}/{r}/issues/{n}, PATCH
+//	GET    /repos/{o}/{r}/issues/{n}/comments, POST
+//	GET    /repos/{o}/{r}/issues/comments/{id}, PATCH, DELETE
+//	POST   /repos/{o}/{r}/issues/comments/{id}/reactions
+//	GET    /repos/{o}/{r}/issues/{n}/labels, POST (add), PUT (replace), DELETE
+//	DELETE /repos/{o}/{r}/issues/{n}/labels/{name}
+//	GET    /repos/{o}/{r}/pulls                     state, head (owner:branch only), base
+//	POST   /repos/{o}/{r}/pulls                     422 "A pull request already exists ..."
+//	GET    /repos/{o}/{r}/pulls/{n}, PATCH
+//	GET    /search/issues                           repo:, is:, state:, label:, author:, in:, words
+//
+// Lists are paginated (page, per_page, Link header) like GitHub's.
 package githubfake
 
 import (

@@ -58,6 +58,9 @@ func joinHunks(hunks []gdHunk, header func(gdHunk) string) string {
 }
 
 func fenced(lang, body string) string {
+	if !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
 	return "```" + lang + "\n" + body + "```\n"
 }
 

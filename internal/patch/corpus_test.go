@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // The corpus takes real files from GOROOT/src, makes random edits, renders
@@ -23,6 +24,7 @@ import (
 //	go test ./internal/patch -run TestCorpus -corpus.files=120 -corpus.report -v
 var (
 	corpusFiles  = flag.Int("corpus.files", 12, "number of GOROOT files in the patch corpus")
+	corpusOther  = flag.Int("corpus.other", 12, "number of non-Go files from the module cache in the patch corpus")
 	corpusReport = flag.Bool("corpus.report", false, "print per-style figures and compare with git apply --recount")
 )
 
@@ -45,7 +47,7 @@ func TestCorpus(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
-	cases := buildCorpus(t, *corpusFiles)
+	cases := buildCorpus(t, *corpusFiles, *corpusOther)
 	type tally struct{ n, exact, refused, wrong, gitExact, gitWrong, bodyExact, bodyWrong int }
 	results := map[string]*tally{}
 	var names []string
@@ -58,6 +60,9 @@ func TestCorpus(t *testing.T) {
 			reply, crlf := st.render(c)
 			if reply == "" {
 				continue // style not applicable (whole-file blocks for long files)
+			}
+			if crlf && strings.Contains(c.old, "\r") {
+				continue // already CRLF
 			}
 			tl.n++
 			oldContent, want := c.old, c.new
@@ -219,26 +224,52 @@ func readTestFile(t *testing.T, dir, rel string) string {
 
 func toCRLF(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
 
-// buildCorpus picks n Go files of 60 to 1500 lines from GOROOT/src, spread
-// over the tree, and makes one random edit of one to three places in each.
-func buildCorpus(t *testing.T, n int) []*corpusCase {
+// buildCorpus picks n Go files of 60 to 1500 lines from GOROOT/src and
+// other files (Python, JavaScript, TypeScript, C, C++, Java, Rust, shell,
+// Markdown, YAML) from the module cache, spread over the trees, and makes
+// one random edit of one to three places in each. Files keep their own
+// line endings and final-newline state.
+func buildCorpus(t *testing.T, n, other int) []*corpusCase {
 	t.Helper()
-	src := filepath.Join(runtime.GOROOT(), "src")
+	goFiles := sourceFiles(filepath.Join(runtime.GOROOT(), "src"), []string{".go"})
+	if len(goFiles) == 0 {
+		t.Skip("no GOROOT sources")
+	}
+	cases := pickCases(t, goFiles, n, 1)
+	if other > 0 {
+		if out, err := exec.Command("go", "env", "GOMODCACHE").Output(); err == nil {
+			exts := []string{".py", ".js", ".ts", ".c", ".h", ".cpp", ".cc", ".java", ".rs", ".sh", ".md", ".yml", ".yaml"}
+			cases = append(cases, pickCases(t, sourceFiles(strings.TrimSpace(string(out)), exts), other, 2)...)
+		}
+	}
+	return cases
+}
+
+// sourceFiles lists the files under root with one of exts, sorted.
+func sourceFiles(root string, exts []string) []string {
 	var all []string
-	filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() && (d.Name() == "testdata" || d.Name() == "vendor") {
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && (d.Name() == "testdata" || d.Name() == "vendor" || d.Name() == "cache") {
 			return filepath.SkipDir
 		}
-		if strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
-			all = append(all, p)
+		for _, e := range exts {
+			if strings.HasSuffix(p, e) && !strings.HasSuffix(p, "_test.go") && d.Type().IsRegular() {
+				all = append(all, p)
+			}
 		}
 		return nil
 	})
-	if len(all) == 0 {
-		t.Skip("no GOROOT sources")
-	}
 	sort.Strings(all)
-	rng := rand.New(rand.NewSource(1))
+	return all
+}
+
+// pickCases takes n files of 60 to 1500 text lines from all, in an order
+// shuffled by seed, and edits each.
+func pickCases(t *testing.T, all []string, n int, seed int64) []*corpusCase {
+	rng := rand.New(rand.NewSource(seed))
 	rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
 	var cases []*corpusCase
 	for _, p := range all {
@@ -246,7 +277,7 @@ func buildCorpus(t *testing.T, n int) []*corpusCase {
 			break
 		}
 		b, err := os.ReadFile(p)
-		if err != nil || bytes.Contains(b, []byte("\r")) || !bytes.HasSuffix(b, []byte("\n")) {
+		if err != nil || bytes.IndexByte(b, 0) >= 0 || !utf8.Valid(b) {
 			continue
 		}
 		old := string(b)
@@ -254,18 +285,27 @@ func buildCorpus(t *testing.T, n int) []*corpusCase {
 		if len(lines) < 60 || len(lines) > 1500 {
 			continue
 		}
-		rel, _ := filepath.Rel(src, p)
-		c := &corpusCase{rel: filepath.ToSlash(rel), old: old}
-		c.new = editLines(lines, rng)
+		c := &corpusCase{rel: corpusPath(p), old: old}
+		c.new = editLines(lines, strings.HasSuffix(old, "\n"), rng)
 		c.diff = gitDiff(t, c.rel, c.old, c.new)
 		cases = append(cases, c)
 	}
 	return cases
 }
 
+// corpusPath is where a picked file lives in the test repository: its last
+// three path elements, which keeps real directory structure.
+func corpusPath(p string) string {
+	parts := strings.Split(filepath.ToSlash(p), "/")
+	if len(parts) > 3 {
+		parts = parts[len(parts)-3:]
+	}
+	return strings.ReplaceAll(strings.Join(parts, "/"), "@", "_")
+}
+
 // editLines changes one to three places of lines: replaces, inserts or
 // deletes one to three lines at each.
-func editLines(lines []string, rng *rand.Rand) string {
+func editLines(lines []string, finalNL bool, rng *rand.Rand) string {
 	sites := 1 + rng.Intn(3)
 	var at []int
 	for len(at) < sites {
@@ -281,6 +321,10 @@ func editLines(lines []string, rng *rand.Rand) string {
 		}
 	}
 	sort.Ints(at)
+	eol := ""
+	if (text{lines: lines}).crlf() {
+		eol = "\r"
+	}
 	var out []string
 	cur := 0
 	for k, p := range at {
@@ -294,7 +338,7 @@ func editLines(lines []string, rng *rand.Rand) string {
 			cur = p + n
 		case 1: // insert
 			for i := 0; i < n; i++ {
-				out = append(out, fmt.Sprintf("\t// agentfix: inserted line %d.%d", k, i))
+				out = append(out, fmt.Sprintf("\t// agentfix: inserted line %d.%d", k, i)+eol)
 			}
 			cur = p
 		case 2: // delete
@@ -302,14 +346,23 @@ func editLines(lines []string, rng *rand.Rand) string {
 		}
 	}
 	out = append(out, lines[cur:]...)
+	if !finalNL {
+		return strings.Join(out, "\n")
+	}
 	return strings.Join(out, "\n") + "\n"
 }
 
 func changedLine(l string, k, i int) string {
-	if strings.TrimSpace(l) == "" {
-		return fmt.Sprintf("// agentfix: was blank %d.%d", k, i)
+	body, cr := strings.CutSuffix(l, "\r")
+	if strings.TrimSpace(body) == "" {
+		body = fmt.Sprintf("// agentfix: was blank %d.%d", k, i)
+	} else {
+		body += fmt.Sprintf(" // agentfix: changed %d.%d", k, i)
 	}
-	return l + fmt.Sprintf(" // agentfix: changed %d.%d", k, i)
+	if cr {
+		body += "\r"
+	}
+	return body
 }
 
 // gitDiff is git's own diff of the edit, with a/ and b/ prefixes.

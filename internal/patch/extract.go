@@ -14,13 +14,15 @@ type block struct {
 	lines  []string // without "\n"; a trailing "\r" is kept
 	start  int      // reply line number of lines[0]
 	before string   // for a fenced block: the non-blank line just above the fence
+	open   bool     // a fenced block the reply never closed
 }
 
 var (
-	reFence   = regexp.MustCompile("^([ \t]*)(`{3,}|~{3,})\\s*([^`]*)$")
-	reSearch  = regexp.MustCompile(`^\s*<{5,9}\s*SEARCH\b`)
-	reDivider = regexp.MustCompile(`^\s*={5,9}\s*$`)
-	reReplace = regexp.MustCompile(`^\s*>{5,9}\s*REPLACE\b`)
+	reFence    = regexp.MustCompile("^([ \t]*)(`{3,}|~{3,})\\s*([^`]*)$")
+	reSearch   = regexp.MustCompile(`^\s*<{5,9}\s*SEARCH\b`)
+	reDivider  = regexp.MustCompile(`^\s*={5,9}\s*$`)
+	reDivider7 = regexp.MustCompile(`^=======\s*$`)
+	reReplace  = regexp.MustCompile(`^\s*>{5,9}\s*REPLACE\b`)
 )
 
 // trimCR drops the "\r" a CRLF reply leaves on every line.
@@ -38,31 +40,85 @@ func splitBlocks(reply string) []block {
 		}
 		prose = nil
 	}
+	inHunk := false // inside a bare diff hunk, where " ```" is a context line
 	for i := 0; i < len(lines); i++ {
-		m := reFence.FindStringSubmatch(trimCR(lines[i]))
+		t := trimCR(lines[i])
+		m := reFence.FindStringSubmatch(t)
+		if m != nil && inHunk && strings.HasPrefix(t, " ") {
+			m = nil
+		}
 		if m == nil {
 			if len(prose) == 0 {
 				proseStart = i + 1
 			}
 			prose = append(prose, lines[i])
+			inHunk = isHunkHeader(t) || inHunk && (t == "" || strings.ContainsRune(" +-\\", rune(t[0])))
 			continue
 		}
+		inHunk = false
 		b := block{fenced: true, info: strings.TrimSpace(m[3]), start: i + 2, before: lineAbove(prose)}
 		flush()
 		indent, fence := m[1], m[2]
-		j := i + 1
-		for ; j < len(lines); j++ {
-			t := strings.TrimSpace(trimCR(lines[j]))
-			if strings.HasPrefix(t, fence[:1]) && strings.Trim(t, fence[:1]) == "" && len(t) >= len(fence) {
-				break
-			}
-		}
+		j := closingFence(lines, i+1, indent, fence)
 		b.lines = dedent(lines[i+1:min(j, len(lines))], indent)
+		if j >= len(lines) {
+			var cut bool
+			b.lines, cut = gluedFence(b.lines, fence)
+			b.open = !cut
+		}
 		blocks = append(blocks, b)
 		i = j
 	}
 	flush()
 	return blocks
+}
+
+// gluedFence handles a block whose closing fence was written at the end of
+// its last line ("}```"): the fence is cut off and the block is closed.
+func gluedFence(lines []string, fence string) ([]string, bool) {
+	for k := len(lines) - 1; k >= 0; k-- {
+		t := strings.TrimRight(lines[k], " \t\r")
+		if t == "" {
+			continue
+		}
+		if body, ok := strings.CutSuffix(t, fence); ok && strings.TrimSpace(body) != "" {
+			out := append([]string(nil), lines[:k]...)
+			return append(out, body), true
+		}
+		break
+	}
+	return lines, false
+}
+
+// closingFence returns the index of the line that closes a fence opened
+// with fence at indent, or len(lines). Only fence lines indented no deeper
+// than the opener count, so a diff's " ```" context lines do not close it;
+// a fence line with an info string ("```go") opens a nested block, as in a
+// whole Markdown file, which the next bare fence line closes.
+func closingFence(lines []string, i int, indent, fence string) int {
+	depth, inSR := 0, false
+	for ; i < len(lines); i++ {
+		// Between SEARCH and REPLACE markers everything is file content.
+		if reSearch.MatchString(lines[i]) {
+			inSR = true
+		} else if reReplace.MatchString(lines[i]) {
+			inSR = false
+		}
+		m := reFence.FindStringSubmatch(trimCR(lines[i]))
+		if inSR || m == nil || len(m[1]) > len(indent) || m[2][0] != fence[0] {
+			continue
+		}
+		switch {
+		case strings.TrimSpace(m[3]) != "":
+			depth++
+		case len(m[2]) < len(fence):
+		case depth > 0:
+			depth--
+		default:
+			return i
+		}
+	}
+	return i
 }
 
 // dedent removes the indentation of a fence nested in a list from the
@@ -119,6 +175,9 @@ func extract(reply string) ([]*edit, []Problem) {
 		case b.fenced:
 			if e := parseWhole(b); e != nil {
 				es = []*edit{e}
+				if b.open {
+					es, ps = nil, []Problem{{File: e.path(), Message: "the fenced block with the file's content is never closed, so the file may be cut off; send the complete file and close the block with ```"}}
+				}
 			}
 		}
 		for _, e := range es {
@@ -192,14 +251,14 @@ var rePathChars = regexp.MustCompile(`^[A-Za-z0-9_.@+~,=\-/\\]+$`)
 func pathLike(s string) (string, bool) {
 	s = strings.TrimSpace(s)
 	s = strings.TrimLeft(s, "#>")
-	s = strings.TrimSpace(strings.Trim(strings.TrimSpace(s), "*_`"))
+	s = unwrap(s)
 	for _, p := range []string{"file:", "filename:", "path:", "file path:"} {
 		if len(s) > len(p) && strings.EqualFold(s[:len(p)], p) {
 			s = strings.TrimSpace(s[len(p):])
 		}
 	}
 	s = strings.TrimSuffix(s, ":")
-	s = strings.TrimSpace(strings.Trim(s, "*_`\"'"))
+	s = unwrap(strings.Trim(s, `"'`))
 	if s == "" || len(s) > 300 || strings.HasSuffix(s, "/") || strings.Contains(s, "://") {
 		return "", false
 	}
@@ -207,6 +266,17 @@ func pathLike(s string) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// unwrap removes markdown emphasis and code marks around s: "**x**",
+// "`x`", "_x_". An underscore is only removed in pairs, since paths start
+// with one ("_examples/x.go").
+func unwrap(s string) string {
+	s = strings.TrimSpace(strings.Trim(strings.TrimSpace(s), "*`"))
+	for len(s) > 2 && s[0] == '_' && s[len(s)-1] == '_' {
+		s = s[1 : len(s)-1]
+	}
+	return strings.TrimSpace(s)
 }
 
 // parseSearchReplace reads SEARCH/REPLACE blocks. The path is the path-like
@@ -236,24 +306,22 @@ func parseSearchReplace(b block, lastPath string, before int) ([]*edit, []Proble
 			break
 		}
 		label := fmt.Sprintf("SEARCH/REPLACE block %d", n)
-		var search, replace []string
-		j := i + 1
-		for ; j < len(lines) && !reDivider.MatchString(lines[j]); j++ {
-			search = append(search, lines[j])
-		}
-		if j == len(lines) {
-			probs = append(probs, Problem{File: path, Message: label + ": no ======= line after <<<<<<< SEARCH; write the block as <<<<<<< SEARCH, the old lines, =======, the new lines, >>>>>>> REPLACE"})
-			break
-		}
-		k := j + 1
-		for ; k < len(lines) && !reReplace.MatchString(lines[k]) && !reSearch.MatchString(lines[k]); k++ {
-			replace = append(replace, lines[k])
+		k := i + 1
+		for k < len(lines) && !reReplace.MatchString(lines[k]) && !reSearch.MatchString(lines[k]) {
+			k++
 		}
 		if k == len(lines) || reSearch.MatchString(lines[k]) {
 			probs = append(probs, Problem{File: path, Message: label + ": no >>>>>>> REPLACE line after the new lines; end every block with >>>>>>> REPLACE"})
 			i = k - 1
 			continue
 		}
+		j, msg := divider(lines[i+1 : k])
+		if msg != "" {
+			probs = append(probs, Problem{File: path, Message: label + ": " + msg})
+			i = k
+			continue
+		}
+		search, replace := lines[i+1:i+1+j], lines[i+2+j:k]
 		i = k
 		if path == "" {
 			probs = append(probs, Problem{Message: label + ": no file path; put the file's path, relative to the repository root, on the line before <<<<<<< SEARCH"})
@@ -262,6 +330,29 @@ func parseSearchReplace(b block, lastPath string, before int) ([]*edit, []Proble
 		edits = append(edits, searchReplaceEdit(path, search, replace, label, b.start+i))
 	}
 	return edits, probs
+}
+
+// divider finds the ======= line between the SEARCH and REPLACE sides.
+// Exactly seven "=" is the marker; a line of five to nine is accepted only
+// when it is the only candidate, since Markdown headings are underlined so.
+func divider(body []string) (int, string) {
+	var exact, loose []int
+	for i, l := range body {
+		if reDivider7.MatchString(trimCR(l)) {
+			exact = append(exact, i)
+		} else if reDivider.MatchString(l) {
+			loose = append(loose, i)
+		}
+	}
+	switch {
+	case len(exact) == 1:
+		return exact[0], ""
+	case len(exact) == 0 && len(loose) == 1:
+		return loose[0], ""
+	case len(exact)+len(loose) == 0:
+		return 0, "no ======= line between <<<<<<< SEARCH and >>>>>>> REPLACE; write the block as <<<<<<< SEARCH, the old lines, =======, the new lines, >>>>>>> REPLACE"
+	}
+	return 0, "more than one ======= line between <<<<<<< SEARCH and >>>>>>> REPLACE; use one block per change and exactly one ======= line in each"
 }
 
 // searchReplaceEdit turns a SEARCH/REPLACE pair into one hunk whose lines

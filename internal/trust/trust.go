@@ -55,13 +55,17 @@ func refuse(format string, args ...any) Decision {
 //   - bots (type Bot, or a login ending in [bot]) are refused unless their
 //     exact login is in triggers.allow_bots, which is then enough (an app
 //     has no collaborator permission to ask for);
-//   - check-pr on a PR from a fork is refused unless triggers.allow_forks;
-//     a PR whose head has not been resolved (Job.SetPullRequest) is refused;
 //   - help is answered for any human;
 //   - everyone else needs admin, maintain or write permission from the
 //     collaborator-permission API (author_association is not trusted). A
 //     404 means not a collaborator. An API error is returned as an error:
-//     the caller cannot tell yes from no and must not run.
+//     the caller cannot tell yes from no and must not run;
+//   - then check-pr on a PR from a fork is refused unless
+//     triggers.allow_forks, and a PR whose head has not been resolved
+//     (Job.SetPullRequest) is refused.
+//
+// The actor is checked before the fork, so a stranger is told that they
+// may not trigger agentfix, not something about the PR.
 func Decide(ctx context.Context, gh PermissionGetter, job *event.Job, t config.Triggers) (Decision, error) {
 	switch {
 	case job.Kind == event.KindIgnore:
@@ -70,26 +74,31 @@ func Decide(ctx context.Context, gh PermissionGetter, job *event.Job, t config.T
 		return allow("scheduled runs are started by the repository's own workflow"), nil
 	}
 	a := job.Actor
-	if a.Login == "" {
+	switch {
+	case a.Login == "":
 		return refuse("the event names no actor, so agentfix cannot check their permission"), nil
+	case a.IsBot() && !slices.Contains(t.AllowBots, a.Login):
+		return refuse("@%s is a bot, and bots may trigger agentfix only when listed in triggers.allow_bots", a.Login), nil
 	}
-	if a.IsBot() {
-		if !slices.Contains(t.AllowBots, a.Login) {
-			return refuse("@%s is a bot, and bots may trigger agentfix only when listed in triggers.allow_bots", a.Login), nil
+	var d Decision
+	switch {
+	case a.IsBot():
+		d = allow("@%s is listed in triggers.allow_bots", a.Login)
+	case job.Kind == event.KindHelp:
+		return allow("help is answered for anyone"), nil
+	default:
+		var err error
+		if d, err = permission(ctx, gh, job); err != nil || !d.Allowed {
+			return d, err
 		}
 	}
 	if job.Kind == event.KindCheckPR {
-		if d, ok := forkDecision(job, t); !ok {
-			return d, nil
+		if fd, ok := forkDecision(job, t); !ok {
+			fd.Permission, fd.Role = d.Permission, d.Role
+			return fd, nil
 		}
 	}
-	switch {
-	case a.IsBot():
-		return allow("@%s is listed in triggers.allow_bots", a.Login), nil
-	case job.Kind == event.KindHelp:
-		return allow("help is answered for anyone"), nil
-	}
-	return permission(ctx, gh, job)
+	return d, nil
 }
 
 // forkDecision refuses check-pr on a fork PR unless allowed; ok is false

@@ -125,6 +125,8 @@ func TestDecideForks(t *testing.T) {
 		{"fork allowed by config", 2, true, "write-user", true, "write permission"},
 		{"fork allowed, actor still checked", 2, true, "read-user", false, "read permission"},
 		{"unresolved PR", 0, true, "admin-user", false, "could not tell"},
+		{"stranger on a fork is told about themselves", 2, false, "stranger", false, "not a collaborator"},
+		{"bot on a fork", 2, false, "helper[bot]", false, "is a bot"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

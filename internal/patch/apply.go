@@ -22,7 +22,8 @@ func Apply(repo, reply string, pol Policy, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("patch: repository %s: %w", repo, err)
 	}
-	edits, probs := extract(reply)
+	edits, repairs, probs := extract(reply)
+	res.Repairs = append(res.Repairs, repairs...)
 	res.Errors = append(res.Errors, probs...)
 	if len(edits) == 0 && len(probs) == 0 {
 		res.Errors = append(res.Errors, Problem{Message: noEditMessage(reply)})

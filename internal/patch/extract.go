@@ -15,6 +15,7 @@ type block struct {
 	start  int      // reply line number of lines[0]
 	before string   // for a fenced block: the non-blank line just above the fence
 	open   bool     // a fenced block the reply never closed
+	glued  bool     // its closing fence was glued to its last line
 }
 
 var (
@@ -62,9 +63,8 @@ func splitBlocks(reply string) []block {
 		j := closingFence(lines, i+1, indent, fence)
 		b.lines = dedent(lines[i+1:min(j, len(lines))], indent)
 		if j >= len(lines) {
-			var cut bool
-			b.lines, cut = gluedFence(b.lines, fence)
-			b.open = !cut
+			b.lines, b.glued = gluedFence(b.lines, fence)
+			b.open = !b.glued
 		}
 		blocks = append(blocks, b)
 		i = j
@@ -156,11 +156,15 @@ func lineAbove(prose []string) string {
 }
 
 // extract finds every edit in a model reply, in the order written.
-func extract(reply string) ([]*edit, []Problem) {
+func extract(reply string) ([]*edit, []string, []Problem) {
 	var edits []*edit
+	var repairs []string
 	var probs []Problem
 	lastPath := ""
 	for _, b := range splitBlocks(reply) {
+		if b.glued {
+			repairs = append(repairs, fmt.Sprintf("reply line %d: the closing ``` was at the end of the last code line; cut it off", b.start+len(b.lines)-1))
+		}
 		var es []*edit
 		var ps []Problem
 		switch {
@@ -186,7 +190,7 @@ func extract(reply string) ([]*edit, []Problem) {
 		edits = append(edits, es...)
 		probs = append(probs, ps...)
 	}
-	return edits, probs
+	return edits, repairs, probs
 }
 
 // isDiffInfo reports whether a fence's info string says it holds a diff,

@@ -1,5 +1,17 @@
-// Command context benchmarks agentfix's context engine; see README.md in
-// this directory.
+// Command context benchmarks agentfix's context engine on a corpus it builds
+// at run time: GOROOT/src plus one version of every module in the module
+// cache, linked into a temporary git repository (20k+ files).
+//
+// It reports, in one run:
+//   - recall@budget (4k, 8k, 16k tokens) on a labelled set drawn from the
+//     corpus, for failing-test output and for issue text, against a plain
+//     whole-file BM25 baseline;
+//   - the time of one Build (list, scan, rank, outline, pack) against
+//     `git grep -c func` over the same files, and Build's peak RSS.
+//
+// Usage:
+//
+//	go run ./bench/context [-targets 60] [-seed 1] [-corpus DIR] [-v]
 package main
 
 import (
@@ -7,25 +19,257 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
 
 	repoctx "github.com/agentfix/agentfix/internal/context"
 )
 
+var budgets = []int{4096, 8192, 16384}
+
 func main() {
-	repo := flag.String("repo", "", "pack one query against this repository and print it")
-	query := flag.String("query", "", "the query for -repo")
-	budget := flag.Int("budget", 4096, "token budget for -repo")
+	repo := flag.String("repo", "", "pack one query (-query-file) against this repository; used for the timed runs")
+	queryFile := flag.String("query-file", "", "the query for -repo")
+	budget := flag.Int("budget", 8192, "token budget for -repo")
+	quiet := flag.Bool("quiet", false, "with -repo, print nothing")
+	corpus := flag.String("corpus", "", "use (or build, if missing) the corpus in this directory and keep it")
+	targets := flag.Int("targets", 60, "functions in the labelled set (two queries each)")
+	seed := flag.Uint64("seed", 1, "seed for picking the labelled set")
+	verbose := flag.Bool("v", false, "list the misses")
+	cpuprofile := flag.String("cpuprofile", "", "with -repo, write a CPU profile to this file")
 	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err == nil {
+			pprof.StartCPUProfile(f)
+			defer pprof.StopCPUProfile()
+		}
+	}
 	if *repo != "" {
-		p, err := repoctx.Build(context.Background(), *repo, *query, repoctx.Options{Budget: *budget})
-		if err != nil {
+		if err := packOne(*repo, *queryFile, *budget, *quiet); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		fmt.Print(p.Text())
-		for _, f := range p.Files {
-			fmt.Fprintf(os.Stderr, "%.3f %5d %s %v\n", f.Score, f.Tokens, f.Path, f.Chunks)
-		}
-		fmt.Fprintf(os.Stderr, "tokens %d files %d took %dms\n", p.TokensUsed, p.RepoFiles, p.TookMS)
+		return
 	}
+	if *cpuprofile != "" {
+		fmt.Fprintln(os.Stderr, "bench/context: -cpuprofile needs -repo")
+		os.Exit(2)
+	}
+	if err := run(*corpus, *targets, *seed, *verbose); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/context:", err)
+		os.Exit(1)
+	}
+}
+
+func packOne(repo, queryFile string, budget int, quiet bool) error {
+	q, err := os.ReadFile(queryFile)
+	if err != nil {
+		return err
+	}
+	p, err := repoctx.Build(context.Background(), repo, string(q), repoctx.Options{Budget: budget})
+	if err != nil {
+		return err
+	}
+	if quiet {
+		return nil
+	}
+	if os.Getenv("BENCH_TOP") != "" {
+		ix, _ := repoctx.Open(context.Background(), repo)
+		r, _ := ix.Rank(context.Background(), string(q))
+		for _, f := range r.Top(15) {
+			fmt.Fprintf(os.Stderr, "top %.3f %s\n", f.Score, f.Path)
+		}
+	}
+	fmt.Print(p.Text())
+	for _, f := range p.Files {
+		fmt.Fprintf(os.Stderr, "%.3f %5d %s %v\n", f.Score, f.Tokens, f.Path, f.Chunks)
+	}
+	fmt.Fprintf(os.Stderr, "tokens %d files %d took %dms\n", p.TokensUsed, p.RepoFiles, p.TookMS)
+	return nil
+}
+
+func run(corpus string, ntargets int, seed uint64, verbose bool) error {
+	ctx := context.Background()
+	if corpus == "" {
+		tmp, err := os.MkdirTemp("", "agentfix-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		corpus = filepath.Join(tmp, "corpus")
+	}
+	if _, err := os.Stat(filepath.Join(corpus, ".git")); err != nil {
+		start := time.Now()
+		modcache := strings.TrimSpace(goEnv("GOMODCACHE"))
+		n, err := buildCorpus(corpus, corpusSources(runtime.GOROOT(), modcache))
+		if err != nil {
+			return err
+		}
+		fmt.Printf("corpus: %d files from GOROOT/src and %s, built in %s\n", n, modcache, time.Since(start).Round(time.Second))
+	}
+	out, err := exec.Command("git", "-C", corpus, "ls-files").Output()
+	if err != nil {
+		return fmt.Errorf("git ls-files: %w", err)
+	}
+	files := strings.Split(strings.TrimSpace(string(out)), "\n")
+	fmt.Printf("corpus: %s, %d files in git\n\n", corpus, len(files))
+
+	ts := pickTargets(corpus, files, ntargets, seed)
+	qs := queries(ts)
+
+	if err := speed(corpus, qs); err != nil {
+		return err
+	}
+
+	ix, err := repoctx.Open(ctx, corpus)
+	if err != nil {
+		return err
+	}
+	base := newBM25(corpus, files, qs)
+	type key struct {
+		kind, who string
+		budget    int
+	}
+	hits := map[key]int{}
+	total := map[string]int{}
+	var misses []string
+	for _, q := range qs {
+		total[q.kind]++
+		r, err := ix.Rank(ctx, q.query)
+		if err != nil {
+			return err
+		}
+		order := base.rank(q.query)
+		for _, b := range budgets {
+			p, err := r.Pack(ctx, repoctx.Options{Budget: b})
+			if err != nil {
+				return err
+			}
+			if p.TokensUsed > b {
+				return fmt.Errorf("pack over budget: %d > %d", p.TokensUsed, b)
+			}
+			if definitionPacked(p, q.t) {
+				hits[key{q.kind, "engine", b}]++
+			} else if b == 16384 {
+				misses = append(misses, fmt.Sprintf("%s %s:%d %s (ranked: %s)", q.kind, q.t.file, q.t.decl, q.t.name, strings.Join(firstN(r.Files(), 3), " ")))
+			}
+			if base.packed(order, b)[q.t.file] {
+				hits[key{q.kind, "bm25", b}]++
+			}
+		}
+	}
+	fmt.Printf("recall@budget: the target function's file packed (engine: with its definition in a packed chunk)\n")
+	fmt.Printf("%-28s %8s %8s %8s\n", "query kind / ranker", "4k", "8k", "16k")
+	for _, kind := range []string{"test", "issue"} {
+		for _, who := range []string{"engine", "bm25"} {
+			name := map[string]string{"test": "failing test output", "issue": "issue text"}[kind]
+			fmt.Printf("%-28s", name+" / "+who)
+			for _, b := range budgets {
+				fmt.Printf(" %7.1f%%", 100*float64(hits[key{kind, who, b}])/float64(total[kind]))
+			}
+			fmt.Println()
+		}
+	}
+	fmt.Printf("(%d queries of each kind, seed %d)\n", total["test"], seed)
+	if verbose {
+		sort.Strings(misses)
+		fmt.Println("\nmisses at 16k:")
+		for _, m := range misses {
+			fmt.Println("  " + m)
+		}
+	}
+	return nil
+}
+
+func firstN(s []string, n int) []string { return s[:min(n, len(s))] }
+
+// definitionPacked reports whether the target's file is packed with a chunk
+// holding its definition line.
+func definitionPacked(p *repoctx.Pack, t *target) bool {
+	for _, f := range p.Files {
+		if f.Path != t.file {
+			continue
+		}
+		for _, c := range f.Chunks {
+			if t.decl >= c.StartLine && t.decl <= c.EndLine {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func goEnv(name string) string {
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		return filepath.Join(os.Getenv("HOME"), "go", "pkg", "mod")
+	}
+	return string(out)
+}
+
+// speed times `git grep -c func` and one Build per query kind, each as a
+// child process (median of 3, after a warm-up), and reports Build's peak RSS.
+func speed(corpus string, qs []labelled) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	grep := func() *exec.Cmd { return exec.Command("git", "-C", corpus, "grep", "-c", "func") }
+	gt, grss := timed(grep)
+	fmt.Printf("speed (median of 3 warm runs, wall time; peak RSS):\n")
+	fmt.Printf("  git grep -c func            %6d ms  %4d MB\n", gt.Milliseconds(), grss>>20)
+	for _, kind := range []string{"test", "issue"} {
+		var q labelled
+		for _, x := range qs {
+			if x.kind == kind {
+				q = x
+				break
+			}
+		}
+		f, err := os.CreateTemp("", "query-")
+		if err != nil {
+			return err
+		}
+		f.WriteString(q.query)
+		f.Close()
+		defer os.Remove(f.Name())
+		bt, brss := timed(func() *exec.Cmd {
+			return exec.Command(self, "-repo", corpus, "-query-file", f.Name(), "-budget", "8192", "-quiet")
+		})
+		fmt.Printf("  Build, %-5s query, 8k      %6d ms  %4d MB   %.2fx git grep\n", kind, bt.Milliseconds(), brss>>20, float64(bt)/float64(gt))
+	}
+	fmt.Println()
+	return nil
+}
+
+// timed runs the command four times and returns the median wall time of
+// the last three and the largest peak RSS.
+func timed(mk func() *exec.Cmd) (time.Duration, int64) {
+	var ds []time.Duration
+	var rss int64
+	for k := 0; k < 4; k++ {
+		cmd := mk()
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			if _, ok := err.(*exec.ExitError); !ok {
+				fmt.Fprintln(os.Stderr, "run:", err)
+			}
+		}
+		d := time.Since(start)
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			rss = max(rss, ru.Maxrss*1024)
+		}
+		if k > 0 {
+			ds = append(ds, d)
+		}
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	return ds[len(ds)/2], rss
 }

@@ -8,17 +8,18 @@ var defStart = func() (t [256]bool) {
 	return t
 }()
 
-// defModifiers may come before a defining keyword (export function,
-// pub fn, async def, public class, ...).
-var defModifiers = map[string]bool{
-	"export": true, "default": true, "pub": true, "pub(crate)": true, "async": true, "public": true,
-	"private": true, "protected": true, "static": true, "abstract": true, "final": true, "internal": true,
-}
-
-// defKeywords introduce a definition whose name follows.
-var defKeywords = map[string]bool{
-	"func": true, "type": true, "def": true, "class": true, "function": true, "fn": true,
-	"struct": true, "enum": true, "trait": true, "interface": true,
+// kind says whether word is a defining keyword ('k': func, type, def,
+// class, function, fn, struct, enum, trait, interface), a modifier that may
+// come before one ('m': export, pub, async, public, ...), or neither (0).
+func kind(word []byte) byte {
+	switch string(word) { // a switch on string(b) does not allocate
+	case "func", "type", "def", "class", "function", "fn", "struct", "enum", "trait", "interface":
+		return 'k'
+	case "export", "default", "pub", "pub(crate)", "async", "public", "private", "protected", "static",
+		"abstract", "final", "internal":
+		return 'm'
+	}
+	return 0
 }
 
 // defName returns the name a line defines, or nil. line starts at its first
@@ -42,8 +43,8 @@ func defName(line []byte) []byte {
 		}
 		word := line[:end]
 		rest := skipBlanks(line[end:])
-		switch {
-		case defKeywords[string(word)]: // string(...) in a map index does not allocate
+		switch kind(word) {
+		case 'k':
 			if string(word) == "func" && len(rest) > 0 && rest[0] == '(' { // method receiver
 				i := 0
 				for i < len(rest) && rest[i] != ')' && rest[i] != '\n' {
@@ -55,7 +56,7 @@ func defName(line []byte) []byte {
 				rest = skipBlanks(rest[i+1:])
 			}
 			return leadingIdent(rest)
-		case defModifiers[string(word)]:
+		case 'm':
 			line = rest
 		default:
 			return nil

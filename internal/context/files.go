@@ -130,6 +130,9 @@ func isGenerated(head []byte) bool {
 	if i := bytes.Index(head, generatedMark); i >= 0 && i < 512 {
 		return true
 	}
+	if !bytes.Contains(head, generatedPrefix) {
+		return false // the common case, found at memchr speed
+	}
 	for len(head) > 0 {
 		line := head
 		if i := bytes.IndexByte(head, '\n'); i >= 0 {

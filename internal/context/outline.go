@@ -9,7 +9,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -18,6 +17,9 @@ import (
 type outline struct {
 	pkg   string
 	lines []string // the file's lines, kept for packing
+	// lineTokens are the token counts of the rendered lines, filled by
+	// the packer when it needs them.
+	lineTokens []int
 	syms  []symbol
 }
 
@@ -170,12 +172,8 @@ var goBuiltins = map[string]bool{
 	"Fatalf": true, "Fatal": true, "Error": true, "Logf": true, "Helper": true, "String": true,
 }
 
-// reDefLine matches definition lines of common languages: def, class,
-// function, fn, struct, interface, export const, ...
-var reDefLine = regexp.MustCompile(`^(\s*)(?:(?:export|default|pub(?:\([^)]*\))?|async|public|private|protected|static|abstract|final|internal)\s+)*(?:def|class|function|fn|func|struct|enum|trait|interface|impl|module|type|const|let)\s+([A-Za-z_$][\w$]*)`)
-
-// lightOutline finds definition lines; a definition ends before the next
-// one indented no deeper.
+// lightOutline finds definition lines (see defName); a definition ends
+// before the next one indented no deeper.
 func lightOutline(o *outline) {
 	type open struct {
 		indent int
@@ -183,16 +181,20 @@ func lightOutline(o *outline) {
 	}
 	var stack []open
 	for n, l := range o.lines {
-		m := reDefLine.FindStringSubmatch(l)
-		if m == nil {
+		body := skipBlanks([]byte(l))
+		if len(body) == 0 || !defStart[body[0]] {
 			continue
 		}
-		indent := len(m[1])
+		name := defName(body)
+		if name == nil {
+			continue
+		}
+		indent := len(l) - len(body)
 		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
 			o.syms[stack[len(stack)-1].sym].end = n
 			stack = stack[:len(stack)-1]
 		}
-		o.syms = append(o.syms, symbol{name: m[2], sig: strings.TrimSpace(l), start: n + 1, decl: n + 1, end: len(o.lines)})
+		o.syms = append(o.syms, symbol{name: string(name), sig: strings.TrimSpace(l), start: n + 1, decl: n + 1, end: len(o.lines)})
 		stack = append(stack, open{indent, len(o.syms) - 1})
 	}
 	// Trim trailing blank lines off each definition.

@@ -15,6 +15,8 @@ const (
 	// maxPackedFiles bounds the files in one pack: past it, more files
 	// are noise to a small model.
 	maxPackedFiles = 30
+	// maxTried bounds the files the packer outlines and tries to fit.
+	maxTried = 60
 	// minRelScore is the lowest score, relative to the best file, packed.
 	minRelScore = 0.05
 	// bigSymbol is the size in lines past which only the parts of a
@@ -47,7 +49,7 @@ func (r *Ranking) Pack(ctx stdcontext.Context, opts Options) (*Pack, error) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			if len(p.Files) == maxPackedFiles || r.score[i] < minRelScore*top || left < 40 {
+			if len(p.Files) == maxPackedFiles || rank == maxTried || r.score[i] < minRelScore*top || left < 40 {
 				break
 			}
 			limit := left
@@ -81,19 +83,49 @@ func (r *Ranking) section(i, limit int) (string, []Chunk, int) {
 		return "", nil, 0
 	}
 	whole := []Chunk{{1, len(o.lines)}}
-	if text := r.render(i, o, whole); EstimateTokens(text) <= limit {
+	if r.cost(i, o, whole) <= limit {
+		text := r.render(i, o, whole)
 		return text, whole, EstimateTokens(text)
 	}
 	var chosen []Chunk
-	text, tokens := "", 0
 	for _, c := range r.candidates(i, o) {
 		try := mergeChunks(append(append([]Chunk(nil), chosen...), c))
-		t := r.render(i, o, try)
-		if n := EstimateTokens(t); n <= limit {
-			chosen, text, tokens = try, t, n
+		if r.cost(i, o, try) <= limit {
+			chosen = try
 		}
 	}
-	return text, chosen, tokens
+	if len(chosen) == 0 {
+		return "", nil, 0
+	}
+	text := r.render(i, o, chosen)
+	return text, chosen, EstimateTokens(text)
+}
+
+// cost is an upper bound of EstimateTokens(r.render(i, o, chunks)), from
+// per-line counts (the estimate is subadditive), without rendering.
+func (r *Ranking) cost(i int, o *outline, chunks []Chunk) int {
+	if o.lineTokens == nil {
+		width := len(strconv.Itoa(len(o.lines)))
+		o.lineTokens = make([]int, len(o.lines))
+		for k, l := range o.lines {
+			o.lineTokens[k] = EstimateTokens(fmt.Sprintf("%*d\t%s\n", width, k+1, l))
+		}
+	}
+	n := EstimateTokens(r.sectionHeader(i, o, chunks)) + 2*len(chunks)
+	for _, c := range chunks {
+		for l := c.StartLine; l <= c.EndLine; l++ {
+			n += o.lineTokens[l-1]
+		}
+	}
+	return n
+}
+
+func (r *Ranking) sectionHeader(i int, o *outline, chunks []Chunk) string {
+	spans := make([]string, len(chunks))
+	for k, c := range chunks {
+		spans[k] = fmt.Sprintf("%d-%d", c.StartLine, c.EndLine)
+	}
+	return fmt.Sprintf("\n## %s (lines %s of %d)\n", r.ix.paths[i], strings.Join(spans, ", "), len(o.lines))
 }
 
 // candidates are the parts of file i worth packing, best first: relevant
@@ -182,11 +214,7 @@ func mergeChunks(cs []Chunk) []Chunk {
 // between chunks is shown as "...".
 func (r *Ranking) render(i int, o *outline, chunks []Chunk) string {
 	var b strings.Builder
-	spans := make([]string, len(chunks))
-	for k, c := range chunks {
-		spans[k] = fmt.Sprintf("%d-%d", c.StartLine, c.EndLine)
-	}
-	fmt.Fprintf(&b, "\n## %s (lines %s of %d)\n", r.ix.paths[i], strings.Join(spans, ", "), len(o.lines))
+	b.WriteString(r.sectionHeader(i, o, chunks))
 	width := len(strconv.Itoa(len(o.lines)))
 	for k, c := range chunks {
 		if k > 0 {

@@ -35,7 +35,7 @@ type pathHint struct {
 
 type qterm struct {
 	text   string
-	hash   uint64
+	full   bool // a whole identifier (parsedate), not a sub-word
 	weight float64
 }
 
@@ -228,6 +228,7 @@ func queryTerms(text string, symbols map[string]float64) []qterm {
 	weight := map[string]float64{}
 	count := map[string]int{}
 	first := map[string]int{}
+	sub := map[string]bool{}
 	add := func(t string, w float64) {
 		if stopword(t) || len(t) < 2 || isDigit(t[0]) {
 			return
@@ -244,6 +245,7 @@ func queryTerms(text string, symbols map[string]float64) []qterm {
 		subs, full := identTerms(id)
 		for _, s := range subs {
 			add(s, 1)
+			sub[s] = true
 		}
 		if full != "" {
 			add(full, 1.5)
@@ -253,6 +255,7 @@ func queryTerms(text string, symbols map[string]float64) []qterm {
 		subs, full := identTerms(sym)
 		for _, t := range subs {
 			add(t, 1+s/3)
+			sub[t] = true
 		}
 		if full != "" {
 			add(full, 1.5+s/2)
@@ -260,7 +263,7 @@ func queryTerms(text string, symbols map[string]float64) []qterm {
 	}
 	terms := make([]qterm, 0, len(weight))
 	for t, w := range weight {
-		terms = append(terms, qterm{text: t, hash: lowerHash([]byte(t)), weight: w * (1 + math.Log(float64(count[t])))})
+		terms = append(terms, qterm{text: t, full: !sub[t], weight: w * (1 + math.Log(float64(count[t])))})
 	}
 	sort.Slice(terms, func(i, j int) bool {
 		if terms[i].weight != terms[j].weight {
@@ -272,4 +275,35 @@ func queryTerms(text string, symbols map[string]float64) []qterm {
 		terms = terms[:maxTerms]
 	}
 	return terms
+}
+
+// symbolTerm is the term a symbol's occurrences match: its whole
+// identifier, or its one sub-word.
+func symbolTerm(name string) string {
+	subs, full := identTerms(name)
+	if full != "" {
+		return full
+	}
+	if len(subs) == 1 {
+		return subs[0]
+	}
+	return ""
+}
+
+// matcher builds the scanner's matcher for the query's terms; the terms of
+// its symbols are marked so that their definitions are recorded.
+func (q *query) matcher() *matcher {
+	symTerms := map[string]bool{}
+	names := make([]string, 0, len(q.symbols))
+	for name := range q.symbols {
+		names = append(names, name)
+		if t := symbolTerm(name); t != "" {
+			symTerms[t] = true
+		}
+	}
+	terms := make([]mterm, len(q.terms))
+	for i, t := range q.terms {
+		terms[i] = mterm{text: []byte(t.text), full: t.full, sym: symTerms[t.text]}
+	}
+	return newMatcher(terms, names)
 }

@@ -43,11 +43,7 @@ type fileLine struct {
 // best candidates call into).
 func (ix *Index) Rank(ctx stdcontext.Context, text string) (*Ranking, error) {
 	q := parseQuery(text)
-	hashes := make([]uint64, len(q.terms))
-	for i, t := range q.terms {
-		hashes[i] = t.hash
-	}
-	scans, st, err := ix.scanAll(ctx, hashes)
+	scans, st, err := ix.scanAll(ctx, q.matcher())
 	if err != nil {
 		return nil, err
 	}
@@ -88,8 +84,8 @@ func (r *Ranking) bm25Stats(st scanStats) {
 		r.idf[t] = math.Log(1 + (n-float64(d)+0.5)/(float64(d)+0.5))
 	}
 	r.avgLen = 1
-	if st.blocks > 0 && st.words > 0 {
-		r.avgLen = float64(st.words) / n
+	if st.blocks > 0 && st.bytes > 0 {
+		r.avgLen = float64(st.bytes) / n
 	}
 }
 
@@ -187,7 +183,7 @@ func isTestFile(p string) bool {
 		strings.HasSuffix(base, "_test.py") || strings.Contains(base, ".test.") || strings.Contains(base, ".spec.")
 }
 
-// indexDefs maps every definition's name hash to where it is.
+// indexDefs maps the names of the query's symbols to where they are defined.
 func (r *Ranking) indexDefs() {
 	r.defs = map[uint64][]fileLine{}
 	for i := range r.scans {
@@ -220,6 +216,15 @@ func (r *Ranking) Files() []string {
 	out := make([]string, len(r.order))
 	for k, i := range r.order {
 		out[k] = r.ix.paths[i]
+	}
+	return out
+}
+
+// Top returns the n best files with their scores (no chunks).
+func (r *Ranking) Top(n int) []File {
+	out := make([]File, 0, n)
+	for _, i := range r.order[:min(n, len(r.order))] {
+		out = append(out, File{Path: r.ix.paths[i], Score: math.Round(r.score[i]*1000) / 1000})
 	}
 	return out
 }

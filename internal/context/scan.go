@@ -1,6 +1,7 @@
 package context
 
 import (
+	"bytes"
 	stdcontext "context"
 	"io"
 	"os"
@@ -33,7 +34,7 @@ const (
 type fileScan struct {
 	skip   skipReason
 	lines  int32
-	words  int32 // sub-words in the file, the BM25 length of the whole file
+	size   int32 // bytes
 	blocks []blockHit
 	defs   []def
 }
@@ -41,7 +42,7 @@ type fileScan struct {
 // blockHit is a window of blockLines lines with at least one query term.
 type blockHit struct {
 	block  int32 // 0-based: lines block*blockLines+1 ...
-	length int32 // sub-words in the window
+	length int32 // the window's length in bytes (the file's mean window)
 	tf     []termCount
 }
 
@@ -50,8 +51,8 @@ type termCount struct {
 	n    uint16
 }
 
-// def is a name defined at the start of a line (func, type, def, class, fn,
-// ...), hashed as written.
+// def is where a symbol the query names is defined (a func, type, def,
+// class, fn ... line), hashed as written.
 type def struct {
 	hash uint64
 	line int32
@@ -60,14 +61,13 @@ type def struct {
 // scanStats are the corpus-wide numbers BM25 needs.
 type scanStats struct {
 	blocks int64 // windows in all indexed files
-	words  int64 // sub-words in all indexed files
+	bytes  int64 // bytes in all indexed files
 }
 
 // scanAll reads every listed file once, in parallel, counting the query's
-// terms per window and recording definitions.
-func (ix *Index) scanAll(ctx stdcontext.Context, terms []uint64) ([]fileScan, scanStats, error) {
+// terms per window and recording where the query's symbols are defined.
+func (ix *Index) scanAll(ctx stdcontext.Context, m *matcher) ([]fileScan, scanStats, error) {
 	res := make([]fileScan, len(ix.paths))
-	table := newTermTable(terms)
 	var next atomic.Int64
 	var mu sync.Mutex
 	var total scanStats
@@ -77,7 +77,7 @@ func (ix *Index) scanAll(ctx stdcontext.Context, terms []uint64) ([]fileScan, sc
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s := &scanner{terms: table, counts: make([]uint16, len(terms))}
+			s := &scanner{m: m, counts: make([]uint16, len(m.terms))}
 			var local scanStats
 			for {
 				i := int(next.Add(1) - 1)
@@ -87,12 +87,12 @@ func (ix *Index) scanAll(ctx stdcontext.Context, terms []uint64) ([]fileScan, sc
 				s.file(filepath.Join(ix.root, ix.paths[i]), &res[i])
 				if res[i].skip == indexed {
 					local.blocks += int64(res[i].lines+blockLines-1) / blockLines
-					local.words += int64(res[i].words)
+					local.bytes += int64(res[i].size)
 				}
 			}
 			mu.Lock()
 			total.blocks += local.blocks
-			total.words += local.words
+			total.bytes += local.bytes
 			mu.Unlock()
 		}()
 	}
@@ -105,12 +105,10 @@ func (ix *Index) scanAll(ctx stdcontext.Context, terms []uint64) ([]fileScan, sc
 
 // scanner is one worker's reusable state.
 type scanner struct {
-	terms   *termTable
+	m       *matcher
 	buf     []byte
 	counts  []uint16
 	touched []uint8
-	fs      *fileScan
-	words   int32 // sub-words in the current window
 }
 
 func (s *scanner) file(name string, fs *fileScan) {
@@ -129,26 +127,20 @@ func (s *scanner) file(name string, fs *fileScan) {
 		fs.skip = skipHuge
 		return
 	}
+	// Read what Stat said: one read, no second one to see EOF. A file that
+	// grows meanwhile is cut at its old size.
 	n := int(st.Size())
-	if cap(s.buf) < n+1 {
-		s.buf = make([]byte, n+1, n+n/2+1)
+	if cap(s.buf) < n {
+		s.buf = make([]byte, n, n+n/2)
 	}
-	buf := s.buf[:n+1]
-	m, err := io.ReadFull(f, buf)
-	if err != io.ErrUnexpectedEOF && err != nil && err != io.EOF {
+	k, err := io.ReadFull(f, s.buf[:n])
+	if err != nil && err != io.ErrUnexpectedEOF {
 		fs.skip = skipUnreadable
 		return
 	}
-	data := buf[:m]
-	if m > n { // grew since Stat: stay within the limit
-		fs.skip = skipHuge
-		return
-	}
-	head := data
-	if len(head) > 8000 {
-		head = head[:8000]
-	}
-	if indexByte(head, 0) >= 0 {
+	data := s.buf[:k]
+	head := data[:min(len(data), 8000)]
+	if bytes.IndexByte(head, 0) >= 0 {
 		fs.skip = skipBinary
 		return
 	}
@@ -156,151 +148,59 @@ func (s *scanner) file(name string, fs *fileScan) {
 		fs.skip = skipGenerated
 		return
 	}
-	s.fs = fs
-	s.scan(data)
-	s.fs = nil
+	s.scan(data, fs)
 }
 
-func indexByte(b []byte, c byte) int {
-	for i, x := range b {
-		if x == c {
-			return i
-		}
+// scan counts the query's terms per window of data, and records the lines
+// that define a symbol the query names. Lines are counted lazily, between
+// matches, with bytes.Count.
+func (s *scanner) scan(data []byte, fs *fileScan) {
+	lines := bytes.Count(data, []byte{'\n'})
+	if len(data) == 0 || data[len(data)-1] != '\n' {
+		lines++
 	}
-	return -1
-}
-
-// identByte is isIdentByte as a table, for the hot loop.
-var identByte = func() (t [256]bool) {
-	for c := 0; c < 256; c++ {
-		t[c] = isIdentByte(byte(c))
-	}
-	return t
-}()
-
-// scan counts terms per window and finds definitions in data.
-func (s *scanner) scan(data []byte) {
-	line := int32(1)
-	lineStart := true
-	s.words = 0
-	n := len(data)
-	for i := 0; i < n; {
-		c := data[i]
-		if c == '\n' {
-			if line%blockLines == 0 {
-				s.flush(line/blockLines - 1)
-			}
-			line++
-			lineStart = true
-			i++
-			continue
+	fs.lines, fs.size = int32(lines), int32(len(data))
+	nblocks := (lines + blockLines - 1) / blockLines
+	meanBlock := int32(len(data) / max(1, nblocks))
+	line, counted := 1, 0 // line is the line number of data[counted]
+	block := -1
+	lastDef := -1
+	s.m.each(data, func(pos, t int) {
+		line += bytes.Count(data[counted:pos], []byte{'\n'})
+		counted = pos
+		if b := (line - 1) / blockLines; b != block {
+			s.flush(fs, block, meanBlock)
+			block = b
 		}
-		if lineStart {
-			if c == ' ' || c == '\t' || c == '\r' {
-				i++
-				continue
-			}
-			lineStart = false
-			if defStart[c] {
-				if name := defName(data[i:]); name != nil {
-					s.fs.defs = append(s.fs.defs, def{hash: exactHash(name), line: line})
+		if s.counts[t] == 0 {
+			s.touched = append(s.touched, uint8(t))
+		}
+		if s.counts[t] < 0xffff {
+			s.counts[t]++
+		}
+		if s.m.terms[t].sym && line != lastDef {
+			lastDef = line
+			start := bytes.LastIndexByte(data[:pos], '\n') + 1
+			if name := defName(skipBlanks(data[start:])); name != nil {
+				if h := exactHash(name); s.m.symbols[h] {
+					fs.defs = append(fs.defs, def{hash: h, line: int32(line)})
 				}
 			}
 		}
-		if !identByte[c] {
-			i++
-			continue
-		}
-		j := i + 1
-		for j < n && identByte[data[j]] {
-			j++
-		}
-		if !isDigit(c) {
-			s.ident(data[i:j])
-		}
-		i = j
-	}
-	if n > 0 && data[n-1] == '\n' {
-		line--
-	}
-	s.flush((line - 1) / blockLines)
-	s.fs.lines = line
+	})
+	s.flush(fs, block, meanBlock)
 }
 
-// ident counts the sub-words of one identifier, and the whole identifier
-// when it has more than one.
-func (s *scanner) ident(id []byte) {
-	h := uint64(fnvOffset)
-	full := uint64(fnvOffset)
-	sub := 0
-	nsub := 0
-	for k := 0; k < len(id); k++ {
-		c := id[k]
-		if c == '_' {
-			if sub > 0 {
-				nsub += s.word(h, sub)
-				h, sub = fnvOffset, 0
-			}
-			full = (full ^ uint64(c)) * fnvPrime
-			continue
-		}
-		if isUpper(c) {
-			if sub > 0 {
-				p := id[k-1]
-				if isLower(p) || isDigit(p) || (isUpper(p) && k+1 < len(id) && isLower(id[k+1])) {
-					nsub += s.word(h, sub)
-					h, sub = fnvOffset, 0
-				}
-			}
-			c += 'a' - 'A'
-		}
-		h = (h ^ uint64(c)) * fnvPrime
-		full = (full ^ uint64(c)) * fnvPrime
-		sub++
-	}
-	if sub > 0 {
-		nsub += s.word(h, sub)
-	}
-	if nsub > 1 {
-		s.count(full)
-	}
-}
-
-// word counts one sub-word of n bytes and reports whether it was long
-// enough to be a word.
-func (s *scanner) word(h uint64, n int) int {
-	if n < 2 {
-		return 0
-	}
-	s.words++
-	s.count(h)
-	return 1
-}
-
-func (s *scanner) count(h uint64) {
-	t := s.terms.get(h)
-	if t < 0 {
+// flush records window b's counts, if any.
+func (s *scanner) flush(fs *fileScan, b int, length int32) {
+	if len(s.touched) == 0 {
 		return
 	}
-	if s.counts[t] == 0 {
-		s.touched = append(s.touched, uint8(t))
+	tf := make([]termCount, len(s.touched))
+	for k, t := range s.touched {
+		tf[k] = termCount{term: t, n: s.counts[t]}
+		s.counts[t] = 0
 	}
-	if s.counts[t] < 0xffff {
-		s.counts[t]++
-	}
-}
-
-// flush ends window b.
-func (s *scanner) flush(b int32) {
-	s.fs.words += s.words
-	if len(s.touched) > 0 {
-		tf := make([]termCount, len(s.touched))
-		for k, t := range s.touched {
-			tf[k] = termCount{term: t, n: s.counts[t]}
-			s.counts[t] = 0
-		}
-		s.fs.blocks = append(s.fs.blocks, blockHit{block: b, length: s.words, tf: tf})
-		s.touched = s.touched[:0]
-	}
-	s.words = 0
+	fs.blocks = append(fs.blocks, blockHit{block: int32(b), length: length, tf: tf})
+	s.touched = s.touched[:0]
 }

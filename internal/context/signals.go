@@ -14,13 +14,29 @@ func (r *Ranking) signals(bonus []float64) {
 	dirs := r.hintedDirs()
 	inHinted := func(i int) bool { return dirs[path.Dir(r.ix.paths[i])] > 0 }
 
-	// Files and lines named (stack traces, file:line in test output).
+	// Files and lines named (stack traces, file:line in test output). A
+	// bare file name (go test prints no directory) is taken in the failing
+	// package when the output names one; elsewhere it counts little.
 	for k, h := range q.paths {
 		files := r.resolvePath(h.path)
 		if len(files) == 0 {
 			continue
 		}
-		w := 2.0 * math.Pow(0.85, float64(k)) / float64(len(files))
+		w := 2.0 * math.Pow(0.85, float64(k))
+		if !strings.Contains(h.path, "/") && len(dirs) > 0 {
+			var near []int
+			for _, i := range files {
+				if dirs[path.Dir(r.ix.paths[i])] >= 1 {
+					near = append(near, i)
+				}
+			}
+			if len(near) > 0 {
+				files = near
+			} else {
+				w *= 0.2
+			}
+		}
+		w /= float64(len(files))
 		for _, i := range files {
 			if h.line > 0 {
 				r.focus[i] = append(r.focus[i], h.line)

@@ -1,16 +1,20 @@
 package context
 
 import (
+	"bytes"
 	"math"
+	"os"
 	"path"
+	"path/filepath"
+	"sort"
 )
 
 // structureTop is how many of the best candidates have their calls followed.
 const structureTop = 5
 
-// structure raises the files that the best candidates' relevant functions
-// call into, in the same package or defined once in the repository: a bug
-// reported against a function often lives in a helper it calls.
+// structure raises the files of the same package that the best candidates'
+// relevant functions call into: a bug reported against a function often
+// lives in a helper it calls.
 func (r *Ranking) structure() {
 	if len(r.order) == 0 {
 		return
@@ -31,17 +35,11 @@ func (r *Ranking) structure() {
 			continue
 		}
 		w := 0.3 * r.score[i] / topScore
-		dir := path.Dir(r.ix.paths[i])
+		defs := r.dirDefs(path.Dir(r.ix.paths[i]))
 		for _, s := range r.relevantSymbols(i, o) {
 			for _, c := range s.callees {
-				locs := r.defs[exactHash([]byte(c))]
-				files := uniqueFiles(locs)
-				for _, l := range locs {
-					j := int(l.file)
-					if j == i || isTestFile(r.ix.paths[j]) {
-						continue
-					}
-					if path.Dir(r.ix.paths[j]) == dir || len(files) == 1 {
+				for _, j := range defs[c] {
+					if j != i && !isTestFile(r.ix.paths[j]) {
 						add[j] = math.Max(add[j], w)
 					}
 				}
@@ -101,4 +99,42 @@ func (r *Ranking) bestBlock() float64 {
 		}
 	}
 	return r.best
+}
+
+// dirDefs maps the names defined in the files of dir (not below it) to
+// those files, reading them again: only the directories of the best
+// candidates are read.
+func (r *Ranking) dirDefs(dir string) map[string][]int {
+	out := map[string][]int{}
+	lo := sort.SearchStrings(r.ix.paths, dir+"/")
+	if dir == "." {
+		lo = 0
+	}
+	for i := lo; i < len(r.ix.paths); i++ {
+		p := r.ix.paths[i]
+		if path.Dir(p) != dir {
+			if dir != "." {
+				if len(p) <= len(dir) || p[:len(dir)+1] != dir+"/" {
+					break // past the directory in sorted order
+				}
+			}
+			continue
+		}
+		if r.scans[i].skip != indexed {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(r.ix.root, p))
+		if err != nil {
+			continue
+		}
+		for _, line := range bytes.Split(src, []byte{'\n'}) {
+			line = skipBlanks(line)
+			if len(line) > 0 && defStart[line[0]] {
+				if name := defName(line); name != nil {
+					out[string(name)] = append(out[string(name)], i)
+				}
+			}
+		}
+	}
+	return out
 }

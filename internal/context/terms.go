@@ -3,7 +3,7 @@ package context
 // Terms are lower-cased sub-words of identifiers and words: ParseDate,
 // parse_date and "parse date" all give "parse" and "date"; the whole
 // identifier ("parsedate") is a term too, so an exact match counts more.
-// They are hashed (FNV-1a, 64 bits) so the scanner never allocates.
+// Definitions are found by name hash (FNV-1a, 64 bits).
 
 const (
 	fnvOffset = 14695981039346656037
@@ -19,19 +19,6 @@ func isIdentByte(c byte) bool {
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// lowerHash is the FNV-1a hash of b lower-cased.
-func lowerHash(b []byte) uint64 {
-	h := uint64(fnvOffset)
-	for _, c := range b {
-		if isUpper(c) {
-			c += 'a' - 'A'
-		}
-		h ^= uint64(c)
-		h *= fnvPrime
-	}
-	return h
-}
 
 // exactHash is the FNV-1a hash of b as it is.
 func exactHash(b []byte) uint64 {
@@ -97,47 +84,4 @@ func lowerASCII(s string) string {
 		}
 	}
 	return s
-}
-
-// termTable is a small open-addressing set of term hashes mapping to term
-// indexes, sized so that lookups stay in L1 cache.
-type termTable struct {
-	keys []uint64
-	vals []int16
-	mask uint64
-}
-
-func newTermTable(hashes []uint64) *termTable {
-	size := 64
-	for size < 4*len(hashes) {
-		size *= 2
-	}
-	t := &termTable{keys: make([]uint64, size), vals: make([]int16, size), mask: uint64(size - 1)}
-	for i := range t.vals {
-		t.vals[i] = -1
-	}
-	for i, h := range hashes {
-		j := h & t.mask
-		for t.vals[j] >= 0 && t.keys[j] != h {
-			j = (j + 1) & t.mask
-		}
-		t.keys[j] = h
-		t.vals[j] = int16(i)
-	}
-	return t
-}
-
-// get returns the index of the term with hash h, or -1.
-func (t *termTable) get(h uint64) int {
-	j := h & t.mask
-	for {
-		v := t.vals[j]
-		if v < 0 {
-			return -1
-		}
-		if t.keys[j] == h {
-			return int(v)
-		}
-		j = (j + 1) & t.mask
-	}
 }

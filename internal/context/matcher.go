@@ -15,8 +15,8 @@ import "encoding/binary"
 type matcher struct {
 	terms   []mterm
 	bits    [65536 / 64]uint64 // by a term's first two bytes, little-endian
-	heads   map[uint16][]int // first two letters -> term indexes
-	symbols map[uint64]bool  // exact hashes of the symbols to find definitions of
+	heads   map[uint16][]int   // first two letters -> term indexes
+	symbols map[uint64]bool    // exact hashes of the symbols to find definitions of
 }
 
 type mterm struct {
@@ -26,7 +26,6 @@ type mterm struct {
 }
 
 func pairOf(a, b byte) uint16 { return uint16(a|0x20)<<8 | uint16(b|0x20) }
-
 
 func newMatcher(terms []mterm, symbols []string) *matcher {
 	m := &matcher{terms: terms, heads: map[uint16][]int{}, symbols: map[uint64]bool{}}

@@ -70,7 +70,7 @@ func (s *Server) ghIssue(r *repo, is *Issue) *github.Issue {
 		}
 	}
 	g := &github.Issue{
-		ID:            github.Int64(int64(userID(r.fullName()))*100000 + int64(is.Number)),
+		ID:            github.Int64(userID(r.fullName())*100000 + int64(is.Number)),
 		Number:        github.Int(is.Number),
 		Title:         github.String(is.Title),
 		Body:          github.String(is.Body),
@@ -112,7 +112,7 @@ func (s *Server) ghPR(r *repo, is *Issue) *github.PullRequest {
 	}
 	baseSHA, _ := s.branchSHA(r, pr.Base)
 	g := &github.PullRequest{
-		ID:                  github.Int64(int64(userID(r.fullName()))*100000 + int64(is.Number)),
+		ID:                  github.Int64(userID(r.fullName())*100000 + int64(is.Number)),
 		Number:              github.Int(is.Number),
 		Title:               github.String(is.Title),
 		Body:                github.String(is.Body),

@@ -390,3 +390,29 @@ func TestABrokenRecordDoesNotLoseTheFix(t *testing.T) {
 		t.Errorf("the record error was logged %d times, want once:\n%s", n, h.log.String())
 	}
 }
+
+// A model server that answers every request with the same fix, whatever
+// was asked: the diff sent instead of a plan is the first patch.
+func TestFixSentInsteadOfAPlanIsTried(t *testing.T) {
+	h := newHarness(t, "sum")
+	fix := reply(t, "fix.diff")
+	h.srv.Respond(testModel, func(ollamafake.Request) ollamafake.Reply { return ollamafake.Text(fix) })
+	res := h.run(context.Background(), failingTask)
+	if res.Result != Fixed || res.Rounds != 1 || res.Plan != nil {
+		t.Fatalf("result %s after %d rounds, plan %v (%s)", res.Result, res.Rounds, res.Plan, res.StopDetail)
+	}
+	if n := len(h.srv.Chats()); n != 1 {
+		t.Errorf("%d model requests, want 1", n)
+	}
+}
+
+func TestWrongFixEveryTimeStopsOnTheSameDiff(t *testing.T) {
+	h := newHarness(t, "sum")
+	wrong := reply(t, "wrong.diff")
+	h.srv.Respond(testModel, func(ollamafake.Request) ollamafake.Reply { return ollamafake.Text(wrong) })
+	res := h.run(context.Background(), failingTask)
+	if res.Result != NotFixed || res.StopReason != StopSameDiff {
+		t.Fatalf("result %s/%s (%s)", res.Result, res.StopReason, res.StopDetail)
+	}
+	h.assertPristine()
+}

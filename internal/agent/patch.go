@@ -33,13 +33,10 @@ func (r *run) patch(ctx context.Context) (*appliedPatch, error) {
 		if err := r.enter(StatePatch, fmt.Sprintf("attempt %d, %s", attempt, form)); err != nil {
 			return nil, err
 		}
-		r.conv = append(r.conv, user(patchMessage(r.pending, searchReplace, r.res.Plan)))
-		r.pending = nil
-		reply, err := r.chat(ctx, chatCall{purpose: "patch", attempt: attempt, model: r.cfg.Model, messages: r.conv, maxReply: patchReplyTokens})
+		reply, err := r.ask(ctx, attempt, searchReplace)
 		if err != nil {
 			return nil, err
 		}
-		r.conv = append(r.conv, assistant(reply))
 		res, err := patch.Apply(r.repo.Root, reply, r.policy(), patch.Options{})
 		if err != nil {
 			return nil, fmt.Errorf("apply: %w", err)
@@ -57,6 +54,23 @@ func (r *run) patch(ctx context.Context) (*appliedPatch, error) {
 		}
 	}
 	return nil, nil
+}
+
+// ask gets the reply for a patch attempt: the edit the model sent instead
+// of a plan, if any, or the answer to a new request.
+func (r *run) ask(ctx context.Context, attempt int, searchReplace bool) (string, error) {
+	if reply := r.early; reply != "" {
+		r.early = ""
+		return reply, nil
+	}
+	r.conv = append(r.conv, user(patchMessage(r.pending, searchReplace, r.res.Plan)))
+	r.pending = nil
+	reply, err := r.chat(ctx, chatCall{purpose: "patch", attempt: attempt, model: r.cfg.Model, messages: r.conv, maxReply: patchReplyTokens})
+	if err != nil {
+		return "", err
+	}
+	r.conv = append(r.conv, assistant(reply))
+	return reply, nil
 }
 
 // policy is what a patch may touch, from the config.

@@ -56,6 +56,14 @@ func (r *run) plan(ctx context.Context) error {
 			r.logf("plan: %s", strings.Join(p.Files, ", "))
 			return nil
 		}
+		if looksLikeEdit(reply) {
+			// The model skipped the plan and wrote the fix: take it as the
+			// first patch attempt rather than asking for it again.
+			r.conv = append(r.conv, ask, assistant(reply))
+			r.early = reply
+			r.logf("plan: the reply is an edit, not a plan; trying it as the first patch")
+			return nil
+		}
 		r.logf("plan attempt %d: %v", attempt, perr)
 		msgs = append(msgs, assistant(reply), user(fmt.Sprintf(feedbackPlanInvalid, perr)))
 	}
@@ -102,6 +110,26 @@ func parsePlan(reply, root string, maxFiles int) (*Plan, error) {
 		return nil, fmt.Errorf("these files do not exist and their directories neither: %s; use paths relative to the repository root, as shown in the repository map", strings.Join(unknown, ", "))
 	}
 	return &p, nil
+}
+
+// looksLikeEdit reports whether a reply holds a unified diff or
+// SEARCH/REPLACE blocks.
+func looksLikeEdit(reply string) bool {
+	hasOld, hasNew, hasHunk := false, false, false
+	for _, line := range strings.Split(reply, "\n") {
+		line = strings.TrimRight(line, "\r")
+		switch {
+		case strings.HasPrefix(line, "<<<<<<< SEARCH"), strings.HasPrefix(line, "diff --git "):
+			return true
+		case strings.HasPrefix(line, "--- "):
+			hasOld = true
+		case strings.HasPrefix(line, "+++ "):
+			hasNew = true
+		case strings.HasPrefix(line, "@@ "):
+			hasHunk = true
+		}
+	}
+	return hasOld && hasNew && hasHunk
 }
 
 // stripFence removes a ```json fence some models put around JSON even

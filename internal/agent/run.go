@@ -35,6 +35,7 @@ type run struct {
 	fixed   int           // how many leading messages are never trimmed
 	pending []string      // feedback for the next patch request
 	cut     bool          // the last reply ran into its token limit
+	early   string        // an edit the model sent instead of a plan
 
 	recordFailed bool           // the session record could not be written
 	task         string         // the task as the model reads it
@@ -100,6 +101,11 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		r.diffs[applied.Diff] = r.round
 		report, err := r.verify(ctx, applied)
 		if err != nil {
+			if r.best.diff == "" {
+				// Interrupted or out of time while proving it: the
+				// attempt is still the best one there is; do not lose it.
+				r.best = attempt{diff: applied.Diff, files: applied.Files, failures: -1}
+			}
 			return r.stop(parent, ctx, fmt.Errorf("verify: round %d: %w", r.round, err))
 		}
 		if report.Passed {

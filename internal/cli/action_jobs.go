@@ -93,11 +93,17 @@ func (a *actionRun) checkPR(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("check: fix: %w", err)
 	}
+	if pr.Fork && res.Result == agent.Fixed {
+		// A PR can only merge into a branch of this repository: the
+		// verified diff goes into the status comment instead.
+		a.fill(res)
+		a.rep.Result = report.Fixed
+		a.rep.Notes = append(a.rep.Notes, fmt.Sprintf("#%d comes from a fork, so agentfix cannot open a pull request into its branch; the verified diff is below for its author to apply.", a.job.Number))
+		a.status(ctx, report.StageDone)
+		return nil
+	}
 	if pr.Fork {
-		// A PR can only merge into a branch of this repository.
-		a.rep.Notes = append(a.rep.Notes, "The pull request comes from a fork, so the fix cannot be opened as a PR into its branch; the diff is below.")
 		a.cfg.PR.OnUnverified = config.OnUnverifiedComment
-		res.Result = agent.NotFixed
 	}
 	branch := publish.BranchName(a.cfg.PR.BranchPrefix, publish.BranchPR, fmt.Sprint(a.job.Number))
 	return a.deliver(ctx, res, branch, pr.HeadRef)

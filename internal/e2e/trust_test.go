@@ -114,3 +114,42 @@ func (w *world) pushMain(files map[string]string) {
 	gitT(w.t, c, nil, "push", "-q", "origin", "main")
 	w.clone("main")
 }
+
+// forkPR pushes the buggy calc.go as refs/pull/N/head (where GitHub keeps
+// a fork PR's head in the base repository) and opens the PR from
+// mallory/calc.
+func (w *world) forkPR() int {
+	w.t.Helper()
+	w.gh.AddRepo("mallory/calc", "main")
+	w.gh.SetBranch("mallory/calc", "evil", "1111111111111111111111111111111111111111")
+	n := w.gh.AddPR(repoName, githubfake.Issue{Title: "Refactor from a fork", User: "mallory",
+		PR: &githubfake.PullRequest{Head: "evil", HeadRepo: "mallory/calc", HeadSHA: "1111111111111111111111111111111111111111"}})
+	head := w.pushBranch("tmp-fork-head", map[string]string{"calc.go": project["calc.go"]})
+	gitT(w.t, w.bare, nil, "update-ref", "refs/pull/"+itoa(n)+"/head", head)
+	gitT(w.t, w.bare, nil, "update-ref", "-d", "refs/heads/tmp-fork-head")
+	return n
+}
+
+func TestForkPRCheckWhenAllowedRunsWithoutTokenAndCommentsTheDiff(t *testing.T) {
+	w := newWorld(t, fixedProject)
+	w.pushMain(map[string]string{".github/agent-fix.yml": "triggers:\n  allow_forks: true\n"})
+	n := w.forkPR()
+	r := w.run("issue_comment", commentPayload("created", n, true, "alice", "/agent check"))
+	r.wantResult(t, 0, "fixed")
+	r.must(t, len(w.gh.PullRequests(repoName, "")) == 1, "a PR was opened into a fork's branch")
+	st := w.statusComments(n)
+	r.must(t, len(st) == 1 && strings.Contains(st[0].Body, "fork") && strings.Contains(st[0].Body, "+\treturn a + b"), "status comment lacks the note and the diff: %+v", st)
+	r.must(t, !strings.Contains(gitT(t, w.bare, nil, "branch", "--list"), "agent-fix/"), "a branch was pushed for a fork PR")
+}
+
+func TestForkPRCheckRefusesAPersistedToken(t *testing.T) {
+	w := newWorld(t, fixedProject)
+	w.pushMain(map[string]string{".github/agent-fix.yml": "triggers:\n  allow_forks: true\n"})
+	n := w.forkPR()
+	gitT(t, w.ws, nil, "config", "--local", "http.https://github.com/.extraheader", "AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX3g=")
+	r := w.run("issue_comment", commentPayload("created", n, true, "alice", "/agent check"))
+	r.must(t, r.code == 2 && strings.Contains(r.stderr, "persist-credentials: false"), "want exit 2 telling to set persist-credentials: false")
+	r.must(t, len(w.ollama.Chats()) == 0, "the fork's code reached the loop")
+	st := w.statusComments(n)
+	r.must(t, len(st) == 1 && strings.Contains(st[0].Body, "persist-credentials"), "status comment does not say why: %+v", st)
+}

@@ -76,6 +76,10 @@ func TestGoldenTexts(t *testing.T) {
 		Before: &Check{Commands: []Command{{Command: "go test ./...", Failures: []string{"example.com/calc TestRace"}}}, Flaky: []string{"example.com/calc TestRace"}, Summary: "--- FAIL: TestRace"},
 		RunURL: "https://github.com/octo/widgets/actions/runs/44", Tracking: &PR{Number: 3, URL: "https://github.com/octo/widgets/issues/3"}}
 
+	forkFixed := fixedRun()
+	forkFixed.Kind, forkFixed.IsPR, forkFixed.Number, forkFixed.PR = "check-pr", true, 9, nil
+	forkFixed.Notes = []string{"#9 comes from a fork, so agentfix cannot open a pull request into its branch; the verified diff is below for its author to apply."}
+
 	dryRun := fixedRun()
 	dryRun.DryRun, dryRun.PR = true, &PR{Branch: "agent-fix/issue-7", Base: "main"}
 	dryRun.Diff = "--- a/x.md\n+++ b/x.md\n@@ -1 +1 @@\n-```\n+~~~\n"
@@ -91,6 +95,7 @@ func TestGoldenTexts(t *testing.T) {
 		{"status_fixed.md", StatusComment(fixedRun(), StageDone)},
 		{"status_not_fixed.md", StatusComment(notFixed, StageDone)},
 		{"status_checked.md", StatusComment(checkedRun, StageDone)},
+		{"status_fixed_fork.md", StatusComment(forkFixed, StageDone)},
 		{"summary_fixed.md", StepSummary(fixedRun())},
 		{"summary_not_fixed.md", StepSummary(notFixed)},
 		{"summary_nightly.md", StepSummary(nightly)},

@@ -65,7 +65,7 @@ func done(b *strings.Builder, r *Run) {
 				b.WriteString("\nThe pull request is a draft.\n")
 			}
 		} else {
-			fmt.Fprintf(b, "✅ **Fixed** in %d round(s); no pull request was opened (dry run).\n", r.Rounds)
+			fmt.Fprintf(b, "✅ **Fixed** in %d round(s); no pull request was opened.\n", r.Rounds)
 		}
 	case NothingToDo:
 		b.WriteString("✅ **Nothing to do**: the checks pass.\n")
@@ -90,8 +90,12 @@ func done(b *strings.Builder, r *Run) {
 		b.WriteString("\n")
 		verification(b, r)
 	}
-	if r.Result == NotFixed && r.Diff != "" && (r.PR == nil || r.PR.Number == 0) {
-		b.WriteString("<details><summary>Best attempt (unverified diff)</summary>\n\n")
+	if (r.Result == NotFixed || r.Result == Fixed) && r.Diff != "" && (r.PR == nil || r.PR.Number == 0) {
+		title := "Best attempt (unverified diff)"
+		if r.Result == Fixed {
+			title = "The fix (verified diff)"
+		}
+		b.WriteString("<details><summary>" + title + "</summary>\n\n")
 		b.WriteString(codeBlock("diff", cut(r.Diff, maxDiffInComment)))
 		b.WriteString("\n</details>\n")
 	}

@@ -261,6 +261,13 @@ func (a *actionRun) status(ctx context.Context, stage report.Stage) {
 	if a.job == nil || a.job.Number == 0 || a.dryRun || a.pub == nil {
 		return
 	}
+	if ctx.Err() != nil {
+		// Cancelled (SIGTERM, the workflow cancelled): the comment must
+		// still say how the run ended, within the runner's grace period.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+	}
 	id, err := a.pub.StatusComment(ctx, a.job.Number, a.statusID, report.StatusMarker, report.StatusComment(a.rep, stage))
 	if err != nil {
 		a.gha.Warningf("status comment: %v", err)

@@ -138,7 +138,7 @@ func checkOf(rep *verify.Report) *report.Check {
 	}
 	c := &report.Check{Passed: rep.Passed}
 	for _, cr := range rep.Commands {
-		cmd := report.Command{Command: strings.Join(cr.Argv, " "), Passed: cr.Passed, Duration: time.Duration(cr.DurationMS) * time.Millisecond, TimedOut: cr.TimedOut}
+		cmd := report.Command{Command: shownCommand(cr.Argv), Passed: cr.Passed, Duration: time.Duration(cr.DurationMS) * time.Millisecond, TimedOut: cr.TimedOut}
 		for _, f := range cr.Failures {
 			cmd.Failures = append(cmd.Failures, f.ID())
 		}
@@ -180,8 +180,8 @@ func applyDiff(ctx context.Context, dir, diff string) error {
 	return nil
 }
 
-// sessionExcerpt is the start of the session record: each event cut to a
-// line a person can scan.
+// sessionExcerpt is the session record told one event per line, for the
+// collapsed section of the PR body; the full record stays in RUNNER_TEMP.
 func sessionExcerpt(path string) string {
 	f, err := os.Open(path)
 	if err != nil {
@@ -190,15 +190,77 @@ func sessionExcerpt(path string) string {
 	defer f.Close()
 	var b strings.Builder
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
-	for n := 0; sc.Scan() && n < 80 && b.Len() < 16000; n++ {
-		line := sc.Text()
-		if len(line) > 240 {
-			line = line[:240] + " …"
-		}
-		b.WriteString(line + "\n")
+	sc.Buffer(make([]byte, 64*1024), 64<<20)
+	for n := 0; sc.Scan() && n < 200 && b.Len() < 20000; n++ {
+		b.WriteString(describeEvent(sc.Bytes()) + "\n")
 	}
 	return b.String()
+}
+
+// describeEvent is one session event as a short line.
+func describeEvent(line []byte) string {
+	var ev struct {
+		Seq  int            `json:"seq"`
+		Kind string         `json:"kind"`
+		Data map[string]any `json:"data"`
+	}
+	if err := json.Unmarshal(line, &ev); err != nil {
+		s := string(line)
+		if len(s) > 200 {
+			s = s[:200] + " …"
+		}
+		return s
+	}
+	d := ev.Data
+	str := func(k string) string { v, _ := d[k].(string); return v }
+	num := func(k string) int { v, _ := d[k].(float64); return int(v) }
+	var s string
+	switch ev.Kind {
+	case "transition":
+		s = fmt.Sprintf("%s → %s", str("from"), str("to"))
+		if r := num("round"); r > 0 {
+			s += fmt.Sprintf(" (round %d)", r)
+		}
+		if why := str("reason"); why != "" {
+			s += ": " + why
+		}
+	case "chat":
+		s = fmt.Sprintf("%s request, round %d attempt %d: %d prompt + %d reply tokens in %dms", str("purpose"), num("round"), num("attempt"), num("prompt_tokens"), num("completion_tokens"), num("duration_ms"))
+		if e := str("error"); e != "" {
+			s += ", error: " + e
+		}
+	case "check":
+		passed := "failed"
+		if rep, _ := d["report"].(map[string]any); rep != nil && rep["passed"] == true {
+			passed = "passed"
+		}
+		s = fmt.Sprintf("%s check %v: %s in %dms", str("stage"), d["commands"], passed, num("duration_ms"))
+	case "patch":
+		s = fmt.Sprintf("patch round %d attempt %d (%s): applied %v", num("round"), num("attempt"), str("form"), d["applied"])
+	case "result":
+		s = fmt.Sprintf("result %s after %d round(s): %s", str("result"), num("rounds"), str("stop_detail"))
+	default:
+		s = ev.Kind
+	}
+	if len(s) > 300 {
+		s = s[:300] + " …"
+	}
+	return fmt.Sprintf("%3d %s", ev.Seq, s)
+}
+
+// shownCommand is the command as the user configured it: without the
+// -json agentfix adds to go test.
+func shownCommand(argv []string) string {
+	if len(argv) > 2 && argv[0] == "go" && argv[1] == "test" {
+		out := []string{"go", "test"}
+		for _, a := range argv[2:] {
+			if a != "-json" {
+				out = append(out, a)
+			}
+		}
+		argv = out
+	}
+	return strings.Join(argv, " ")
 }
 
 func isRefused(err error) bool {

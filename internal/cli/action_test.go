@@ -33,3 +33,19 @@ func TestRoundWatcherSeesEachNewRoundOnce(t *testing.T) {
 		t.Fatalf("the record was not passed through:\n%s", out.String())
 	}
 }
+
+func TestDescribeEvent(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{`{"seq":7,"kind":"transition","data":{"from":"plan","to":"patch","round":1,"reason":"attempt 1, diff"}}`, "  7 plan → patch (round 1): attempt 1, diff"},
+		{`{"seq":12,"kind":"check","data":{"stage":"full","commands":["go test ./..."],"report":{"passed":true},"duration_ms":1059}}`, " 12 full check [go test ./...]: passed in 1059ms"},
+		{`{"seq":13,"kind":"result","data":{"result":"fixed","rounds":1,"stop_detail":"the verify commands pass after round 1"}}`, " 13 result fixed after 1 round(s): the verify commands pass after round 1"},
+		{`not json`, "not json"},
+	} {
+		if got := describeEvent([]byte(tc.line)); got != tc.want {
+			t.Errorf("describeEvent(%s)\n got %q\nwant %q", tc.line, got, tc.want)
+		}
+	}
+	if got := shownCommand([]string{"go", "test", "-json", "./..."}); got != "go test ./..." {
+		t.Errorf("shownCommand = %q", got)
+	}
+}

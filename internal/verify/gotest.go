@@ -9,7 +9,8 @@ import (
 )
 
 // goEvent is one line of `go test -json` (cmd/test2json), including the
-// build-output and build-fail actions go 1.24 added.
+// build-output and build-fail actions go 1.24 added, as encoding/json
+// decodes it when decodeEvent cannot.
 type goEvent struct {
 	Action      string
 	Package     string
@@ -33,8 +34,9 @@ type goJSON struct {
 	out     io.Writer
 	partial []byte
 
-	tests     map[string]*goTestState
-	testOrder []string
+	tests     map[testKey]*goTestState
+	testOrder []testKey
+	strs      map[string]string
 	pkgOut    map[string]*capBuffer
 	pkgOrder  []string
 	pkgFail   map[string]string // package -> FailedBuild ("" for a test failure)
@@ -52,7 +54,8 @@ const maxPartialLine = 1 << 20
 func newGoJSON(out io.Writer) *goJSON {
 	return &goJSON{
 		out:     out,
-		tests:   map[string]*goTestState{},
+		tests:   map[testKey]*goTestState{},
+		strs:    map[string]string{},
 		pkgOut:  map[string]*capBuffer{},
 		pkgFail: map[string]string{},
 		build:   map[string]*capBuffer{},
@@ -93,35 +96,58 @@ func (g *goJSON) Flush() {
 }
 
 func (g *goJSON) line(line []byte) {
-	var e goEvent
-	if len(line) == 0 || line[0] != '{' || json.Unmarshal(line, &e) != nil || e.Action == "" {
+	var e rawEvent
+	if len(line) == 0 || line[0] != '{' {
 		g.text(line)
 		return
 	}
-	switch e.Action {
+	if !decodeEvent(line, &e) {
+		var slow goEvent
+		if json.Unmarshal(line, &slow) != nil {
+			g.text(line)
+			return
+		}
+		e = rawEvent{[]byte(slow.Action), []byte(slow.Package), []byte(slow.Test), []byte(slow.Output), []byte(slow.ImportPath), []byte(slow.FailedBuild)}
+	}
+	switch string(e.Action) {
+	case "":
+		g.text(line)
 	case "build-output":
-		g.buf(g.build, e.ImportPath).Write([]byte(e.Output))
-		io.WriteString(g.out, e.Output)
+		g.buf(g.build, g.intern(e.ImportPath)).Write(e.Output)
+		g.out.Write(e.Output)
 	case "run":
 		g.test(e.Package, e.Test).action = "run"
 	case "output":
-		if e.Test != "" {
+		if len(e.Test) > 0 {
 			// "=== RUN" and friends say nothing a failure needs.
-			if !strings.HasPrefix(e.Output, "=== ") {
-				g.test(e.Package, e.Test).out.Write([]byte(e.Output))
+			if !bytes.HasPrefix(e.Output, []byte("=== ")) {
+				g.test(e.Package, e.Test).out.Write(e.Output)
 			}
 		} else {
-			g.pkg(e.Package).Write([]byte(e.Output))
+			g.pkg(g.intern(e.Package)).Write(e.Output)
 		}
-		io.WriteString(g.out, e.Output)
+		g.out.Write(e.Output)
 	case "pass", "skip", "fail":
-		if e.Test != "" {
-			g.test(e.Package, e.Test).action = e.Action
-		} else if e.Action == "fail" {
-			g.pkg(e.Package)
-			g.pkgFail[e.Package] = e.FailedBuild
+		action := string(e.Action)
+		if len(e.Test) > 0 {
+			g.test(e.Package, e.Test).action = action
+		} else if action == "fail" {
+			pkg := g.intern(e.Package)
+			g.pkg(pkg)
+			g.pkgFail[pkg] = string(e.FailedBuild)
 		}
 	}
+}
+
+// intern returns b as a string, allocating once per distinct value:
+// package and test names repeat on every event.
+func (g *goJSON) intern(b []byte) string {
+	if s, ok := g.strs[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	g.strs[s] = s
+	return s
 }
 
 // text is a line that is not an event: passed through and kept.
@@ -130,16 +156,19 @@ func (g *goJSON) text(line []byte) {
 	g.other.Write(line)
 }
 
-func (g *goJSON) test(pkg, name string) *goTestState {
-	k := pkg + "\x00" + name
+func (g *goJSON) test(pkg, name []byte) *goTestState {
+	k := testKey{g.intern(pkg), g.intern(name)}
 	t := g.tests[k]
 	if t == nil {
-		t = &goTestState{pkg: pkg, name: name, out: newCapBuffer(perFailureCap)}
+		t = &goTestState{pkg: k.pkg, name: k.name, out: newCapBuffer(perFailureCap)}
 		g.tests[k] = t
 		g.testOrder = append(g.testOrder, k)
 	}
 	return t
 }
+
+// testKey names a test in the stream.
+type testKey struct{ pkg, name string }
 
 func (g *goJSON) pkg(pkg string) *capBuffer {
 	if _, ok := g.pkgOut[pkg]; !ok {

@@ -1,0 +1,160 @@
+// Command checkoverhead measures what `agentfix check` costs on top of
+// running the same test command directly: process group, -json event
+// parsing, output capture and failure extraction.
+//
+// It generates a Go module whose suite takes several seconds (tests that
+// sleep and log, plus one chatty package), builds agentfix, then runs the
+// suite alternately both ways and prints the medians:
+//
+//	go run ./bench/checkoverhead            # from the repository root
+//	go run ./bench/checkoverhead -runs 7 -lines 200000
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+func main() {
+	var (
+		pkgs  = flag.Int("pkgs", 4, "packages in the generated suite")
+		tests = flag.Int("tests", 14, "tests per package")
+		sleep = flag.Duration("sleep", 200*time.Millisecond, "how long each test works")
+		logs  = flag.Int("logs", 100, "t.Log lines per test")
+		lines = flag.Int("lines", 100000, "lines the chatty package prints (100 bytes each)")
+		runs  = flag.Int("runs", 5, "runs of each way, alternating")
+	)
+	flag.Parse()
+	if err := run(*pkgs, *tests, *sleep, *logs, *lines, *runs); err != nil {
+		fmt.Fprintln(os.Stderr, "checkoverhead:", err)
+		os.Exit(1)
+	}
+}
+
+func run(pkgs, tests int, sleep time.Duration, logs, lines, runs int) error {
+	work, err := os.MkdirTemp("", "checkoverhead-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	suite := filepath.Join(work, "suite")
+	if err := writeSuite(suite, pkgs, tests, sleep, logs, lines); err != nil {
+		return err
+	}
+	agentfix := filepath.Join(work, "agentfix")
+	if out, err := exec.Command("go", "build", "-o", agentfix, "./cmd/agentfix").CombinedOutput(); err != nil {
+		return fmt.Errorf("build agentfix (run from the repository root): %v\n%s", err, out)
+	}
+	direct := []string{"go", "test", "-count=1", "./..."}
+	viaCheck := append([]string{agentfix, "check", "--quiet", "--repo", suite, "--"}, direct...)
+
+	// Warm the build cache so both ways only link and run.
+	if _, err := timed(suite, direct); err != nil {
+		return err
+	}
+	var d, c []time.Duration
+	for i := 0; i < runs; i++ {
+		td, err := timed(suite, direct)
+		if err != nil {
+			return err
+		}
+		tc, err := timed(suite, viaCheck)
+		if err != nil {
+			return err
+		}
+		d, c = append(d, td), append(c, tc)
+		fmt.Printf("run %d: direct %.2fs, agentfix check %.2fs\n", i+1, td.Seconds(), tc.Seconds())
+	}
+	md, mc := median(d), median(c)
+	fmt.Printf("\nsuite: %d packages x %d tests (%s each, %d log lines), plus %d lines of output; %d runs each, alternating\n",
+		pkgs, tests, sleep, logs, lines, runs)
+	fmt.Printf("direct:          %-40s median %.2fs (min %.2fs)\n", strings.Join(direct, " "), md.Seconds(), minOf(d).Seconds())
+	fmt.Printf("agentfix check:  %-40s median %.2fs (min %.2fs)\n", "check --quiet -- "+strings.Join(direct, " "), mc.Seconds(), minOf(c).Seconds())
+	fmt.Printf("overhead: %+.1f%% of the median (%+.2fs); goal <= 5%%\n", 100*(mc.Seconds()-md.Seconds())/md.Seconds(), (mc - md).Seconds())
+	return nil
+}
+
+// timed runs argv in dir and returns its wall time. agentfix check exits 1
+// when the suite fails, which the generated suite never does.
+func timed(dir string, argv []string) (time.Duration, error) {
+	cmd := exec.CommandContext(context.Background(), argv[0], argv[1:]...)
+	cmd.Dir = dir
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	took := time.Since(start)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %v\n%s", strings.Join(argv, " "), err, tail(string(out), 2000))
+	}
+	return took, nil
+}
+
+// writeSuite writes a module with pkgs packages of tests tests each, and a
+// chatty package printing lines lines.
+func writeSuite(dir string, pkgs, tests int, sleep time.Duration, logs, lines int) error {
+	files := map[string]string{"go.mod": "module example.com/suite\n\ngo 1.22\n"}
+	for p := 0; p < pkgs; p++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package p%d\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n", p)
+		for t := 0; t < tests; t++ {
+			fmt.Fprintf(&b, "\nfunc TestWork%d(t *testing.T) {\n\tfor i := 0; i < %d; i++ {\n\t\tt.Log(\"step\", i)\n\t}\n\ttime.Sleep(%d)\n}\n", t, logs, sleep)
+		}
+		files[fmt.Sprintf("p%d/p_test.go", p)] = b.String()
+	}
+	files["chatty/chatty_test.go"] = fmt.Sprintf(`package chatty
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestChatty(t *testing.T) {
+	w := bufio.NewWriter(os.Stdout)
+	pad := strings.Repeat("x", 100-len("line 0000000 \n"))
+	for i := 0; i < %d; i++ {
+		fmt.Fprintf(w, "line %%07d %%s\n", i, pad)
+	}
+	w.Flush()
+}
+`, lines)
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+func minOf(ds []time.Duration) time.Duration {
+	m := ds[0]
+	for _, d := range ds {
+		m = min(m, d)
+	}
+	return m
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[len(s)-n:]
+}

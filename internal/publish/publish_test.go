@@ -310,3 +310,17 @@ func TestBranchName(t *testing.T) {
 		}
 	}
 }
+
+func TestPublishDraft(t *testing.T) {
+	e := newEnv(t)
+	write(t, e.clone, "calc.go", "package calc\n\nfunc Add(a, b int) int { return a + b }\n")
+	c := change("body")
+	c.Draft = true
+	out, err := e.pub.Publish(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr, _ := e.gh.Issue(repoName, out.Number); pr.PR == nil || !pr.PR.Draft || !out.Draft {
+		t.Fatalf("PR %+v, outcome %+v; want a draft", pr.PR, out)
+	}
+}

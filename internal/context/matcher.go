@@ -85,7 +85,7 @@ func (m *matcher) at(data []byte, i int, f func(pos, term int)) {
 			if end < n && identByte[data[end]] {
 				continue
 			}
-		} else if !boundaryAfter(data, end) {
+		} else if !boundaryAfter(data, end) || splitInside(data, i, end) {
 			continue
 		}
 		f(i, t)
@@ -132,6 +132,21 @@ func boundaryAfter(data []byte, end int) bool {
 		p := class[data[end-1]]
 		return p == clLower || p == clDigit ||
 			p == clUpper && end+1 < len(data) && class[data[end+1]] == clLower
+	}
+	return false
+}
+
+// splitInside reports whether splitIdent would split data[start:end]
+// somewhere inside (aA, HTTPServer), so that it is not one sub-word.
+func splitInside(data []byte, start, end int) bool {
+	for k := start + 1; k < end; k++ {
+		if class[data[k]] != clUpper {
+			continue
+		}
+		p := class[data[k-1]]
+		if p == clLower || p == clDigit || p == clUpper && k+1 < len(data) && class[data[k+1]] == clLower {
+			return true
+		}
 	}
 	return false
 }

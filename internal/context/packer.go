@@ -28,6 +28,9 @@ const (
 
 const codeHeader = "# Code (most relevant first; line numbers on the left)\n"
 
+// gapMarker stands between two chunks of a file.
+const gapMarker = "...\n"
+
 // Pack lays out the ranking within opts.Budget tokens: the repo map first,
 // then files in rank order, each whole when small, else its relevant
 // definitions with line numbers.
@@ -59,7 +62,7 @@ func (r *Ranking) Pack(ctx stdcontext.Context, opts Options) (*Pack, error) {
 			}
 			limit = min(limit, int(share*float64(codeBudget)))
 			text, chunks, tokens := r.section(i, limit)
-			if tokens == 0 {
+			if tokens == 0 || tokens > left {
 				continue
 			}
 			code.WriteString(text)
@@ -111,7 +114,7 @@ func (r *Ranking) cost(i int, o *outline, chunks []Chunk) int {
 			o.lineTokens[k] = EstimateTokens(fmt.Sprintf("%*d\t%s\n", width, k+1, l))
 		}
 	}
-	n := EstimateTokens(r.sectionHeader(i, o, chunks)) + 2*len(chunks)
+	n := EstimateTokens(r.sectionHeader(i, o, chunks)) + EstimateTokens(gapMarker)*(len(chunks)-1)
 	for _, c := range chunks {
 		for l := c.StartLine; l <= c.EndLine; l++ {
 			n += o.lineTokens[l-1]
@@ -218,7 +221,7 @@ func (r *Ranking) render(i int, o *outline, chunks []Chunk) string {
 	width := len(strconv.Itoa(len(o.lines)))
 	for k, c := range chunks {
 		if k > 0 {
-			b.WriteString("...\n")
+			b.WriteString(gapMarker)
 		}
 		for l := c.StartLine; l <= c.EndLine; l++ {
 			fmt.Fprintf(&b, "%*d\t%s\n", width, l, o.lines[l-1])

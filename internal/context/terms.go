@@ -10,12 +10,6 @@ const (
 	fnvPrime  = 1099511628211
 )
 
-// isIdentByte reports whether c can be part of an identifier. Bytes of
-// non-ASCII runes count, so identifiers in other scripts stay whole.
-func isIdentByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || (c|0x20) >= 'a' && (c|0x20) <= 'z' || c >= 0x80
-}
-
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -33,7 +27,8 @@ func exactHash(b []byte) uint64 {
 // splitIdent calls f with each sub-word of the identifier id: it splits at
 // underscores, at a lower-to-upper change (parseDate) and before the last
 // capital of a run followed by a lower-case letter (HTTPServer). Digits stay
-// with the letters before them (utf8, Int64).
+// with the letters before them (utf8, Int64). The matcher finds terms by the
+// same rules without splitting anything; the tests hold the two together.
 func splitIdent(id []byte, f func(sub []byte)) {
 	start := -1
 	for i := 0; i < len(id); i++ {
@@ -50,8 +45,8 @@ func splitIdent(id []byte, f func(sub []byte)) {
 			continue
 		}
 		if isUpper(c) {
-			p := id[i-1]
-			if isLower(p) || isDigit(p) || (isUpper(p) && i+1 < len(id) && isLower(id[i+1])) {
+			p := class[id[i-1]] // bytes of non-ASCII runes count as lower-case
+			if p == clLower || p == clDigit || (p == clUpper && i+1 < len(id) && class[id[i+1]] == clLower) {
 				f(id[start:i])
 				start = i
 			}
@@ -60,15 +55,6 @@ func splitIdent(id []byte, f func(sub []byte)) {
 	if start >= 0 {
 		f(id[start:])
 	}
-}
-
-// subwords returns the lower-cased sub-words of id, for query parsing.
-func subwords(id string) []string {
-	var out []string
-	splitIdent([]byte(id), func(sub []byte) {
-		out = append(out, lowerASCII(string(sub)))
-	})
-	return out
 }
 
 func lowerASCII(s string) string {

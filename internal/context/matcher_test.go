@@ -133,7 +133,7 @@ func TestSplitIdent(t *testing.T) {
 
 func TestDefName(t *testing.T) {
 	for line, want := range map[string]string{
-		"func ParseDate(s string) (Date, error) {": "ParseDate",
+		"func ParseDate(s string) (Date, error) {":    "ParseDate",
 		"func (d *Date) Format(layout string) string": "Format",
 		"func (m Map[K, V]) Get(k K) V {":             "Get",
 		"type Date struct {":                          "Date",
@@ -142,7 +142,7 @@ func TestDefName(t *testing.T) {
 		"class DateParser(Base):":                     "DateParser",
 		"export default function render() {":          "render",
 		"export class Store {":                        "Store",
-		"pub fn parse(input: &str) -> Date {":          "parse",
+		"pub fn parse(input: &str) -> Date {":         "parse",
 		"pub(crate) fn helper() {":                    "helper",
 		"function legacy(a, b) {":                     "legacy",
 		"interface Shape {":                           "Shape",

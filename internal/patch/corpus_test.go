@@ -23,6 +23,7 @@ import (
 var (
 	corpusFiles  = flag.Int("corpus.files", 12, "number of GOROOT files in the patch corpus")
 	corpusOther  = flag.Int("corpus.other", 12, "number of non-Go files from the module cache in the patch corpus")
+	corpusOnly   = flag.String("corpus.only", "", "run only the cases whose path contains this text (debugging)")
 	corpusReport = flag.Bool("corpus.report", false, "print per-style figures and compare with git apply --recount")
 )
 
@@ -54,6 +55,9 @@ func TestCorpus(t *testing.T) {
 		tl := &tally{}
 		results[st.name] = tl
 		for i, c := range cases {
+			if !strings.Contains(c.rel, *corpusOnly) {
+				continue
+			}
 			c.rng = rand.New(rand.NewSource(int64(i)*7919 + int64(len(st.name))))
 			reply, crlf := st.render(c)
 			if reply == "" {
@@ -88,7 +92,7 @@ func TestCorpus(t *testing.T) {
 				checkReplay(t, st.name, c.rel, oldContent, want, res.Diff)
 			default:
 				tl.wrong++
-				t.Errorf("%s %s: WRONG application\nreply:\n%s\ndiff:\n%s", st.name, c.rel, reply, res.Diff)
+				t.Errorf("%s %s: WRONG application\nreply:\n%s\ndiff:\n%s\nwanted:\n%s", st.name, c.rel, reply, res.Diff, gitDiff(t, c.rel, oldContent, want))
 			}
 			if *corpusReport {
 				switch gitApply(t, c.rel, oldContent, reply) {

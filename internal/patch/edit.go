@@ -24,6 +24,7 @@ type edit struct {
 	oldMode, newMode int // git modes from the diff header; 0 when not given
 	hunks            []hunk
 	content          string // whole-file edits
+	ambiguous        bool   // whole-file edits: where the block ends is a guess
 	label            string // how errors name it: "x.go", "SEARCH/REPLACE block 2 (x.go)"
 	line             int    // line of the reply it starts on
 }

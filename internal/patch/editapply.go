@@ -3,6 +3,7 @@ package patch
 import (
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // maxWholeLines is the longest existing file a whole-file block may replace;
@@ -208,6 +209,9 @@ func (w *workTree) whole(e *edit, p string, fail func(string) error) error {
 		return fail("is not a regular file; only regular files can be changed")
 	}
 	nt := parseText([]byte(e.content))
+	if e.ambiguous {
+		return fail("the file's block contains ``` fences of its own and more follow it, so where it ends is a guess; wrap the file in ~~~ or ```` (four backticks), or send a diff")
+	}
 	if st.cur == nil {
 		st.cur, st.mode, st.perm = &nt, modeRegular, 0o644
 		return nil
@@ -228,11 +232,15 @@ func (w *workTree) whole(e *edit, p string, fail func(string) error) error {
 	return nil
 }
 
+func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
 // looksWhole guesses whether nt is a full new version of old rather than a
-// fragment of it: it is at least half as long, and at least half of old's
-// non-blank lines are still in it.
+// fragment of it: it is at least half as long, at least half of old's
+// non-blank lines are still in it, and it still ends the way old does (one
+// of old's last three non-blank lines is among its last ten), so that a
+// block cut short by a fence inside the file is not taken for the file.
 func looksWhole(old, nt text) bool {
-	if len(nt.lines)*2 < len(old.lines) {
+	if len(nt.lines)*2 < len(old.lines) || !sameTail(old, nt) {
 		return false
 	}
 	have := map[string]bool{}
@@ -249,4 +257,31 @@ func looksWhole(old, nt text) bool {
 		}
 	}
 	return kept*2 >= total
+}
+
+// sameTail reports whether one of old's last three telling lines is among
+// nt's last ten. Telling lines have four characters or more, one of them a
+// letter or digit: "}" and "```" end too many files to tell anything.
+func sameTail(old, nt text) bool {
+	tail := func(t text, n int) []string {
+		var out []string
+		for i := len(t.lines) - 1; i >= 0 && len(out) < n; i-- {
+			if s := strings.TrimSpace(t.lines[i]); len(s) >= 4 && strings.IndexFunc(s, isAlnum) >= 0 {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	want := tail(old, 3)
+	if len(want) == 0 {
+		return true
+	}
+	for _, s := range tail(nt, 10) {
+		for _, w := range want {
+			if s == w {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -156,5 +156,5 @@ func parseWhole(b block) *edit {
 	if content != "" {
 		content += "\n"
 	}
-	return &edit{kind: editWhole, oldPath: path, newPath: path, content: content, label: path + " (whole file)", line: b.start}
+	return &edit{kind: editWhole, oldPath: path, newPath: path, content: content, label: path + " (whole file)", line: b.start, ambiguous: b.ambiguous}
 }

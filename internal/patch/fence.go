@@ -12,6 +12,9 @@ type block struct {
 	before string   // for a fenced block: the non-blank line just above the fence
 	open   bool     // a fenced block the reply never closed
 	glued  bool     // its closing fence was glued to its last line
+	// ambiguous says it held nested fences and more fence lines follow it,
+	// so which fence line ends it is a guess.
+	ambiguous bool
 }
 
 // splitBlocks cuts a reply into fenced blocks and the text around them.
@@ -45,7 +48,8 @@ func splitBlocks(reply string) []block {
 		b := block{fenced: true, info: strings.TrimSpace(m[3]), start: i + 2, before: lineAbove(prose)}
 		flush()
 		indent, fence := m[1], m[2]
-		j := closingFence(lines, i+1, indent, fence)
+		j, nested := closingFence(lines, i+1, indent, fence)
+		b.ambiguous = nested && fenceAfter(lines, j+1)
 		b.lines = dedent(lines[i+1:min(j, len(lines))], indent)
 		if j >= len(lines) {
 			b.lines, b.glued = gluedFence(b.lines, fence)
@@ -80,8 +84,11 @@ func gluedFence(lines []string, fence string) ([]string, bool) {
 // than the opener count, so a diff's " ```" context lines do not close it;
 // a fence line with an info string ("```go") opens a nested block, as in a
 // whole Markdown file, which the next bare fence line closes.
-func closingFence(lines []string, i int, indent, fence string) int {
-	depth, inSR := 0, false
+//
+// nested says fences were nested inside: where the block really ends is
+// then a guess.
+func closingFence(lines []string, i int, indent, fence string) (int, bool) {
+	depth, inSR, nested := 0, false, false
 	for ; i < len(lines); i++ {
 		// Between SEARCH and REPLACE markers everything is file content.
 		if reSearch.MatchString(lines[i]) {
@@ -90,20 +97,30 @@ func closingFence(lines []string, i int, indent, fence string) int {
 			inSR = false
 		}
 		m := reFence.FindStringSubmatch(trimCR(lines[i]))
-		if inSR || m == nil || len(m[1]) > len(indent) || m[2][0] != fence[0] {
+		if inSR || m == nil || len(m[1]) > len(indent) || m[2][0] != fence[0] || len(m[2]) < len(fence) {
 			continue
 		}
 		switch {
 		case strings.TrimSpace(m[3]) != "":
 			depth++
-		case len(m[2]) < len(fence):
+			nested = true
 		case depth > 0:
 			depth--
 		default:
-			return i
+			return i, nested
 		}
 	}
-	return i
+	return i, nested
+}
+
+// fenceAfter reports whether any line from i on is a fence line.
+func fenceAfter(lines []string, i int) bool {
+	for ; i < len(lines); i++ {
+		if reFence.MatchString(trimCR(lines[i])) {
+			return true
+		}
+	}
+	return false
 }
 
 // dedent removes the indentation of a fence nested in a list from the

@@ -70,8 +70,10 @@ func placeHunks(t text, e *edit, name string, ks []int, offset int) (text, []str
 				}
 			}
 		}
-		if r.failed && h.alt != nil {
-			if r2 := locate(t.lines, h.alt.oldSide(), want, spans); !r2.failed {
+		// The reading by the header's counts is only trusted where the
+		// header's line number agrees too, as in a diff a tool wrote.
+		if a := h.alt; r.failed && a != nil && a.changes() && len(a.oldSide()) > 0 && want >= 0 {
+			if r2 := locate(t.lines, a.oldSide(), want, spans); !r2.failed && r2.pos == want {
 				*h, r = *h.alt, r2
 				pat = h.oldSide()
 				repairs = append(repairs, what+": read by the counts in its header; the lines after them are not part of it")

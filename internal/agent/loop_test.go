@@ -17,6 +17,7 @@ import (
 var failingTask = Task{} // no text: the failing checks are the task
 
 func TestFixedInOneRound(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "sum")
 	h.srv.Script(testModel, ollamafake.Text(planReply), ollamafake.Text(reply(t, "fix.diff")))
 	res := h.run(context.Background(), failingTask)
@@ -101,6 +102,7 @@ func TestFixedInOneRound(t *testing.T) {
 }
 
 func TestMalformedDiffCorrectedAfterFeedback(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "sum")
 	bad := "```diff\n--- a/sum.go\n+++ b/sum.go\n@@ -40,3 +40,3 @@\n-\tnot in the file\n+\tfor i := 0; i < len(xs); i++ {\n```\n"
 	h.srv.Script(testModel, ollamafake.Text(planReply), ollamafake.Text(bad), ollamafake.Text(reply(t, "fix.diff")))
@@ -121,6 +123,7 @@ func TestMalformedDiffCorrectedAfterFeedback(t *testing.T) {
 }
 
 func TestWrongFixThenRightFixAfterTestFeedback(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "sum")
 	h.srv.Script(testModel, ollamafake.Text(planReply), ollamafake.Text(reply(t, "wrong.diff")), ollamafake.Text(reply(t, "fix.diff")))
 	res := h.run(context.Background(), failingTask)
@@ -149,6 +152,7 @@ func TestWrongFixThenRightFixAfterTestFeedback(t *testing.T) {
 }
 
 func TestGarbageEveryTimeStopsAtMaxRounds(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "sum")
 	h.cfg.Limits.MaxRounds = 2
 	h.srv.Respond(testModel, func(ollamafake.Request) ollamafake.Reply {
@@ -172,6 +176,7 @@ func TestGarbageEveryTimeStopsAtMaxRounds(t *testing.T) {
 }
 
 func TestSameDiffTwiceStops(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "sum")
 	wrong := reply(t, "wrong.diff")
 	h.srv.Script(testModel, ollamafake.Text(planReply), ollamafake.Text(wrong), ollamafake.Text(wrong))
@@ -186,6 +191,7 @@ func TestSameDiffTwiceStops(t *testing.T) {
 }
 
 func TestSameFailureThreeRoundsTripsTheBreaker(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "sum")
 	h.cfg.Limits.MaxRounds = 5
 	comment := func(word string) ollamafake.Reply {
@@ -200,6 +206,7 @@ func TestSameFailureThreeRoundsTripsTheBreaker(t *testing.T) {
 }
 
 func TestServerErrorsAreRetried(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		faults []ollamafake.Reply
@@ -220,6 +227,7 @@ func TestServerErrorsAreRetried(t *testing.T) {
 }
 
 func TestModelMissingIsAConfigurationError(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "sum")
 	h.cfg.Model = "llama3:70b"
 	_, err := Run(context.Background(), h.job(failingTask))
@@ -231,6 +239,7 @@ func TestModelMissingIsAConfigurationError(t *testing.T) {
 }
 
 func TestDirtyTreeIsRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "sum")
 	gitOut(t, h.repo, "rm", "--quiet", "--cached", "sum_test.go")
 	_, err := Run(context.Background(), h.job(failingTask))
@@ -243,6 +252,7 @@ func TestDirtyTreeIsRefused(t *testing.T) {
 }
 
 func TestHangingModelTimesOut(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "sum")
 	h.timeout = 200 * time.Millisecond
 	h.srv.Respond(testModel, func(ollamafake.Request) ollamafake.Reply { return ollamafake.Hang() })
@@ -254,6 +264,7 @@ func TestHangingModelTimesOut(t *testing.T) {
 }
 
 func TestCancelMidStreamEndsCleanly(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "sum")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -274,6 +285,7 @@ func TestCancelMidStreamEndsCleanly(t *testing.T) {
 }
 
 func TestWallTimeStopsTheRun(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "sum")
 	h.cfg.Limits.WallTime = config.Duration(2 * time.Second)
 	h.srv.Script(testModel, ollamafake.Text(planReply))
@@ -286,6 +298,7 @@ func TestWallTimeStopsTheRun(t *testing.T) {
 }
 
 func TestNothingToDoWhenChecksPass(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "sum")
 	h.cfg.Verify.Commands = []string{"go vet ./..."}
 	res := h.run(context.Background(), failingTask)
@@ -295,6 +308,7 @@ func TestNothingToDoWhenChecksPass(t *testing.T) {
 }
 
 func TestFailingReportFromCallerIsTheTask(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "sum")
 	before, err := verify.Run(context.Background(), []string{"go test ./..."}, verify.Options{Dir: h.repo, Environ: os.Environ()})
 	if err != nil || before.Passed {
@@ -311,6 +325,7 @@ func TestFailingReportFromCallerIsTheTask(t *testing.T) {
 }
 
 func TestReviewerRejectCostsARound(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "sum")
 	const reviewer = "reviewer:7b"
 	h.srv.AddModel(ollamafake.Model{Name: reviewer})
@@ -338,6 +353,7 @@ func TestReviewerRejectCostsARound(t *testing.T) {
 }
 
 func TestSchemaRefusedFallsBackToPlainJSON(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "sum")
 	h.srv.Script(testModel, ollamafake.FormatRejected(), ollamafake.Text(planReply), ollamafake.Text(reply(t, "fix.diff")))
 	res := h.run(context.Background(), Task{Title: "Sum drops the first element"})
@@ -351,6 +367,7 @@ func TestSchemaRefusedFallsBackToPlainJSON(t *testing.T) {
 }
 
 func TestInvalidPlanIsRetriedWithTheError(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "sum")
 	h.srv.Script(testModel,
 		ollamafake.Text(`{"files": ["src/summer.go"], "steps": ["fix it"]}`),
@@ -378,6 +395,7 @@ type failingWriter struct{}
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
 
 func TestABrokenRecordDoesNotLoseTheFix(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "sum")
 	h.srv.Script(testModel, ollamafake.Text(planReply), ollamafake.Text(reply(t, "fix.diff")))
 	job := h.job(Task{Title: "Sum drops the first element"})
@@ -394,6 +412,7 @@ func TestABrokenRecordDoesNotLoseTheFix(t *testing.T) {
 // A model server that answers every request with the same fix, whatever
 // was asked: the diff sent instead of a plan is the first patch.
 func TestFixSentInsteadOfAPlanIsTried(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "sum")
 	fix := reply(t, "fix.diff")
 	h.srv.Respond(testModel, func(ollamafake.Request) ollamafake.Reply { return ollamafake.Text(fix) })
@@ -407,6 +426,7 @@ func TestFixSentInsteadOfAPlanIsTried(t *testing.T) {
 }
 
 func TestWrongFixEveryTimeStopsOnTheSameDiff(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "sum")
 	wrong := reply(t, "wrong.diff")
 	h.srv.Respond(testModel, func(ollamafake.Request) ollamafake.Reply { return ollamafake.Text(wrong) })
@@ -415,4 +435,32 @@ func TestWrongFixEveryTimeStopsOnTheSameDiff(t *testing.T) {
 		t.Fatalf("result %s/%s (%s)", res.Result, res.StopReason, res.StopDetail)
 	}
 	h.assertPristine()
+}
+
+func TestSearchReplaceAfterTwoBrokenDiffsInASubpackage(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "shop")
+	broken := ollamafake.Text("```diff\n--- a/price/price.go\n+++ b/price/price.go\n@@ -9 +9 @@\n-\treturn cents - cents*percent/1000\n+\treturn cents - cents*percent/100\n```\n")
+	h.srv.Script(testModel,
+		ollamafake.Text(`{"files": ["price/price.go"], "steps": ["Divide the percentage by 100, not 10."]}`),
+		broken, broken, ollamafake.Text(reply(t, "shop-fix.sr")))
+	res := h.run(context.Background(), failingTask)
+	if res.Result != Fixed || res.Rounds != 1 {
+		t.Fatalf("result %s after %d rounds (%s)\n%s", res.Result, res.Rounds, res.StopDetail, h.log.String())
+	}
+	if !strings.Contains(h.file("price/price.go"), "percent/100") {
+		t.Errorf("fix not in the tree:\n%s", h.file("price/price.go"))
+	}
+	if !strings.Contains(res.Diff, "diff --git a/price/price.go b/price/price.go") {
+		t.Errorf("the SEARCH/REPLACE edit is not reported as a normalised diff:\n%s", res.Diff)
+	}
+	if ask := h.srv.Chats()[3].LastMessage(); !strings.Contains(ask, "<<<<<<< SEARCH") {
+		t.Errorf("the third attempt did not ask for SEARCH/REPLACE:\n%s", ask)
+	}
+	for _, e := range h.events() {
+		var c Check
+		if e.Kind == "check" && e.Decode(&c) == nil && c.Stage == "targeted" && !strings.Contains(strings.Join(c.Commands, " "), "price") {
+			t.Errorf("targeted run is not narrowed to the failing package: %v", c.Commands)
+		}
+	}
 }

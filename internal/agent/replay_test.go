@@ -27,6 +27,7 @@ func recordWrongThenRight(t *testing.T) (*harness, []session.Event) {
 }
 
 func TestReplayIsByteIdenticalWithoutAServer(t *testing.T) {
+	t.Parallel()
 	h, events := recordWrongThenRight(t)
 	h.srv.Close() // no model server from here on
 	rec, err := ParseRecording(events)
@@ -58,6 +59,7 @@ func TestReplayIsByteIdenticalWithoutAServer(t *testing.T) {
 }
 
 func TestReplayReportsTheFirstDivergence(t *testing.T) {
+	t.Parallel()
 	h, events := recordWrongThenRight(t)
 	rec, err := ParseRecording(events)
 	if err != nil {
@@ -80,6 +82,7 @@ func TestReplayReportsTheFirstDivergence(t *testing.T) {
 }
 
 func TestReplayRefusesAnotherCommit(t *testing.T) {
+	t.Parallel()
 	h, events := recordWrongThenRight(t)
 	rec, err := ParseRecording(events)
 	if err != nil {
@@ -96,6 +99,7 @@ func TestReplayRefusesAnotherCommit(t *testing.T) {
 }
 
 func TestReplayOfARecordThatAskedMore(t *testing.T) {
+	t.Parallel()
 	h, events := recordWrongThenRight(t)
 	rec, _ := ParseRecording(events)
 	rec.Chats = rec.Chats[:2] // the record lost its last reply

@@ -98,20 +98,30 @@ func fixBinary(t *testing.T) string {
 }
 
 // fixRepo copies the sum project (failing tests) into a git repository.
-func fixRepo(t *testing.T) string {
+func fixRepo(t *testing.T) string { return fixProject(t, "sum") }
+
+// fixProject copies a testdata project of the agent package into a git
+// repository with one commit.
+func fixProject(t *testing.T, name string) string {
 	t.Helper()
 	dir := t.TempDir()
-	src := filepath.Join("..", "agent", "testdata", "repos", "sum")
-	entries, err := os.ReadDir(src)
+	src := filepath.Join("..", "agent", "testdata", "repos", name)
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
+	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644)
 	}
 	fixGit(t, dir, "init", "--quiet", "--initial-branch=main")
 	fixGit(t, dir, "add", "--all")
@@ -245,6 +255,35 @@ func TestFixEndToEndDryRunWritesOnlyTheDiff(t *testing.T) {
 	// The default session record lives in the git directory.
 	if m, _ := filepath.Glob(filepath.Join(repo, ".git", "agentfix", "sessions", "*-sum-drops-the-first-element.jsonl")); len(m) != 1 {
 		t.Errorf("session record: %v", m)
+	}
+}
+
+func TestFixEndToEndFromAnIssueFile(t *testing.T) {
+	repo := fixProject(t, "shop")
+	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
+	sr, err := os.ReadFile(filepath.Join("..", "agent", "testdata", "replies", "shop-fix.sr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Script(e2eModel, ollamafake.Text(`{"files": ["price/price.go"], "steps": ["Divide by 100."]}`), ollamafake.Text(string(sr)))
+	issue, _ := filepath.Abs(filepath.Join("..", "agent", "testdata", "issues", "discount.md"))
+	code, stdout, stderr := runFixCmd(t, "fix", "--repo", filepath.Join(repo, "price"), "--issue-file", issue, "--ollama-host", srv.URL, "--test-cmd", "go test ./price")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	const branch = "agent-fix/local-discount-takes-off-ten-times-too-much"
+	if !strings.Contains(stdout, "committed on branch "+branch) {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	if got := fixGit(t, repo, "show", branch+":price/price.go"); !strings.Contains(got, "percent/100") {
+		t.Errorf("branch file:\n%s", got)
+	}
+	if msg := fixGit(t, repo, "log", "-1", "--format=%B", branch); !strings.HasPrefix(msg, "agentfix: Discount takes off ten times too much") || !strings.Contains(msg, "Verified with: go test ./price") {
+		t.Errorf("commit message:\n%s", msg)
+	}
+	// The task the model read is the issue's.
+	if task := srv.Chats()[0].Messages[1].Content; !strings.Contains(task, "should be 900 cents") {
+		t.Errorf("task:\n%s", task)
 	}
 }
 

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/agentfix/agentfix/internal/patch"
 )
@@ -47,7 +48,11 @@ func (r *run) patch(ctx context.Context) (*appliedPatch, error) {
 			r.logf("patch applied: %v", res.Files)
 			return res, nil
 		}
-		r.logf("patch attempt %d not applied", attempt)
+		why := make([]string, len(res.Errors))
+		for i, p := range res.Errors {
+			why[i] = p.String()
+		}
+		r.logf("patch attempt %d not applied: %s", attempt, strings.Join(why, "; "))
 		r.say(fmt.Sprintf(feedbackPatch, res.Feedback()))
 		if r.cut {
 			r.say(feedbackCut)

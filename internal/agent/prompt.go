@@ -28,6 +28,12 @@ const contextPrompt = `# Repository
 
 %s`
 
+const checkedWith = `
+The fix is accepted when these commands pass:
+
+%s
+`
+
 const planRequest = `Before writing any code, plan the fix.
 Reply with JSON only: "files" lists the paths (relative to the repository root) of the files you will change, "steps" says in a few short sentences what you will change in them.`
 

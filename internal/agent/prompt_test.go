@@ -48,7 +48,7 @@ func render(msgs []llm.Message) string {
 // request, failed checks, a rejection by the reviewer.
 func TestPromptsGolden(t *testing.T) {
 	ctxText := "# Repository map (1 file indexed)\n## sum.go (package sum)\n5: func Sum(xs []int) int\n# Code\n\n## sum.go (lines 5-7 of 11)\n5\tfunc Sum(xs []int) int {\n6\t\tt := 0\n7\t\tfor i := 1; i < len(xs); i++ {\n"
-	conv := prefix(ctxText, "Sum drops the first element\n\nSum(1, 2, 3) returns 5.\n")
+	conv := prefix(ctxText, "Sum drops the first element\n\nSum(1, 2, 3) returns 5.\n"+fmt.Sprintf(checkedWith, "go test ./..."))
 	conv = append(conv, user(planRequest), assistant(planReply))
 	conv = append(conv, user(patchMessage(nil, false, &Plan{})), assistant("--- a/sum.go\n+++ b/sum.go\n@@ -7 +7 @@\n-\tnot there\n+\tfor i := 0; i < len(xs); i++ {"))
 	conv = append(conv, user(patchMessage([]string{fmt.Sprintf(feedbackPatch, "sum.go: hunk 1: the removed line \"\\tnot there\" is not in the file")}, false, &Plan{})), assistant("(another broken diff)"))

@@ -43,20 +43,18 @@ func lineDiff(a, b []string) []diffOp {
 	return ops
 }
 
+// maxEdits bounds the edit distance myers searches for: its trace grows
+// with its square. Beyond it the region is replaced wholesale, which is a
+// correct diff, only not the shortest.
+const maxEdits = 2000
+
 // myers is the greedy forward algorithm with the trace kept for backtracking.
 func myers(a, b []string) []diffOp {
 	n, m := len(a), len(b)
 	if n == 0 || m == 0 {
-		var ops []diffOp
-		for i := 0; i < n; i++ {
-			ops = append(ops, diffOp{opDelete, i, 0})
-		}
-		for j := 0; j < m; j++ {
-			ops = append(ops, diffOp{opInsert, n, j})
-		}
-		return ops
+		return replaceAll(a, b)
 	}
-	max := n + m
+	max := min(n+m, maxEdits)
 	off := max + 1
 	v := make([]int, 2*max+3)
 	var trace [][]int
@@ -81,7 +79,19 @@ func myers(a, b []string) []diffOp {
 			}
 		}
 	}
-	return nil
+	return replaceAll(a, b)
+}
+
+// replaceAll deletes all of a and inserts all of b.
+func replaceAll(a, b []string) []diffOp {
+	var ops []diffOp
+	for i := range a {
+		ops = append(ops, diffOp{opDelete, i, 0})
+	}
+	for j := range b {
+		ops = append(ops, diffOp{opInsert, len(a), j})
+	}
+	return ops
 }
 
 func backtrack(trace [][]int, a, b []string, dEnd int) []diffOp {

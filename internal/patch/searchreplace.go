@@ -89,13 +89,15 @@ func searchReplaceEdit(path string, search, replace []string, label string, line
 		e.oldPath, e.isNew = "", true
 		search = nil
 	}
+	// Lines are compared exactly (bar CR), so that a change of trailing
+	// whitespace is a change.
 	a := make([]string, len(search))
 	for i, s := range search {
-		a[i] = loose(s)
+		a[i] = trimCR(s)
 	}
 	z := make([]string, len(replace))
 	for i, s := range replace {
-		z[i] = loose(s)
+		z[i] = trimCR(s)
 	}
 	var h hunk
 	for _, o := range lineDiff(a, z) {

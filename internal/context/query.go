@@ -46,11 +46,12 @@ var (
 	reFileName  = regexp.MustCompile(`(?:[\w.\-]+/)*[\w\-]+\.(?:go|py|js|jsx|ts|tsx|rs|java|kt|c|h|cc|cpp|hpp|rb|php|cs|swift|scala|sh|proto|ya?ml|toml|json|md)\b`)
 	reFrame     = regexp.MustCompile(`(?m)^\s*((?:[\w.\-]+/)*[\w\-]+)\.(?:\(\*?(\w+)(?:\[[^\]]*\])?\)\.)?(\w+)(?:\.func\d+)*(?:\[[^\]]*\])?\(`)
 	rePkgLine   = regexp.MustCompile(`(?m)^(?:FAIL|ok|---)\s+((?:[\w.\-]+/)*[\w.\-]+)\s+(?:[\d.]+s|\[|\(cached\))`)
+	rePyFrame   = regexp.MustCompile(`File "([^"\n]+)", line (\d+)(?:, in (\w+))?`)
 	reSelector  = regexp.MustCompile(`\b([a-z][a-z0-9]*)\.([A-Z]\w*)`)
 	reCall      = regexp.MustCompile(`\b([A-Za-z_]\w*)\(`)
 	reQuoted    = regexp.MustCompile("`([^`\\n]{1,200})`|\"([^\"\\n]{1,200})\"|'([^'\\n]{1,100})'")
 	reIdent     = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
-	reFailBlock = regexp.MustCompile(`(?m)^(?:--- FAIL|FAIL\s|panic: |goroutine \d+ \[)`)
+	reFailBlock = regexp.MustCompile(`(?m)^(?:--- FAIL|FAIL\s|panic: |goroutine \d+ \[|Traceback \(most recent call last\))`)
 )
 
 // parseQuery extracts the signals of text.
@@ -104,18 +105,28 @@ func parseQuery(text string) *query {
 		q.dirs = append(q.dirs, m[1])
 	}
 	seenPath := map[string]bool{}
+	seenLine := map[pathHint]bool{}
+	for _, m := range rePyFrame.FindAllStringSubmatch(text, -1) { // Python tracebacks
+		line, _ := strconv.Atoi(m[2])
+		h := pathHint{path: strings.TrimPrefix(m[1], "/"), line: line}
+		if !seenLine[h] && !strings.Contains(h.path, "site-packages/") && !strings.HasPrefix(h.path, "<") {
+			seenLine[h], seenPath[h.path] = true, true
+			q.paths = append(q.paths, h)
+			if m[3] != "" && m[3] != "<module>" {
+				addSym(m[3], strong)
+			}
+		}
+	}
 	for _, m := range reFileLine.FindAllStringSubmatch(text, -1) {
 		line, _ := strconv.Atoi(m[2])
-		if strings.Contains(m[1], "/runtime/") || strings.HasPrefix(m[1], "runtime/") || strings.Contains(m[1], "/testing/") {
-			continue
-		}
-		if !seenPath[m[1]+":"+m[2]] {
-			seenPath[m[1]+":"+m[2]] = true
-			q.paths = append(q.paths, pathHint{path: m[1], line: line})
+		h := pathHint{path: m[1], line: line}
+		if !goRuntimePath(h.path) && !seenLine[h] {
+			seenLine[h], seenPath[h.path] = true, true
+			q.paths = append(q.paths, h)
 		}
 	}
 	for _, p := range reFileName.FindAllString(text, -1) {
-		if !seenPath[p] {
+		if !goRuntimePath(p) && !seenPath[p] {
 			seenPath[p] = true
 			q.paths = append(q.paths, pathHint{path: p})
 		}
@@ -144,6 +155,13 @@ func parseQuery(text string) *query {
 	}
 	q.terms = queryTerms(text, q.symbols)
 	return q
+}
+
+// goRuntimePath reports whether p is a file of Go's runtime or testing
+// package, which every stack trace shows and no fix changes.
+func goRuntimePath(p string) bool {
+	return strings.Contains(p, "/runtime/") || strings.HasPrefix(p, "runtime/") ||
+		strings.Contains(p, "/testing/") || strings.HasPrefix(p, "testing/")
 }
 
 type subject struct {

@@ -6,8 +6,10 @@ import (
 	"math/rand"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -49,6 +51,14 @@ func TestCorpus(t *testing.T) {
 	cases := buildCorpus(t, *corpusFiles, *corpusOther)
 	type tally struct{ n, exact, refused, wrong, gitExact, gitWrong, bodyExact, bodyWrong int }
 	results := map[string]*tally{}
+	byLang := map[string]*tally{}
+	langOf := func(rel string) *tally {
+		ext := path.Ext(rel)
+		if byLang[ext] == nil {
+			byLang[ext] = &tally{}
+		}
+		return byLang[ext]
+	}
 	var names []string
 	for _, st := range corpusStyles() {
 		names = append(names, st.name)
@@ -67,6 +77,8 @@ func TestCorpus(t *testing.T) {
 				continue // already CRLF
 			}
 			tl.n++
+			lt := langOf(c.rel)
+			lt.n++
 			oldContent, want := c.old, c.new
 			if crlf {
 				oldContent, want = toCRLF(oldContent), toCRLF(want)
@@ -81,6 +93,7 @@ func TestCorpus(t *testing.T) {
 			switch {
 			case !res.Applied:
 				tl.refused++
+				lt.refused++
 				if got != oldContent {
 					t.Errorf("%s %s: refused but the file changed", st.name, c.rel)
 				}
@@ -89,9 +102,11 @@ func TestCorpus(t *testing.T) {
 				}
 			case got == want:
 				tl.exact++
+				lt.exact++
 				checkReplay(t, st.name, c.rel, oldContent, want, res.Diff)
 			default:
 				tl.wrong++
+				lt.wrong++
 				t.Errorf("%s %s: WRONG application\nreply:\n%s\ndiff:\n%s\nwanted:\n%s", st.name, c.rel, reply, res.Diff, gitDiff(t, c.rel, oldContent, want))
 			}
 			if *corpusReport {
@@ -114,7 +129,8 @@ func TestCorpus(t *testing.T) {
 	}
 	var total tally
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-18s %6s %8s %8s %6s | %8s %6s | %8s %6s\n", "", "", "Apply", "", "", "git apply --recount", "", "  on fence bodies", "")
+	fmt.Fprintf(&b, "%-25s %-24s | %-15s | %s\n", "", "Apply", "git apply", "git apply on")
+	fmt.Fprintf(&b, "%-25s %-24s | %-15s | %s\n", "", "", "--recount", "fence bodies")
 	fmt.Fprintf(&b, "%-18s %6s %8s %8s %6s | %8s %6s | %8s %6s\n", "style", "cases", "exact %", "refused", "wrong", "exact %", "wrong", "exact %", "wrong")
 	row := func(n string, tl *tally) {
 		fmt.Fprintf(&b, "%-18s %6d %8.1f %8d %6d | %8.1f %6d | %8.1f %6d\n", n, tl.n, pct(tl.exact, tl.n), tl.refused, tl.wrong, pct(tl.gitExact, tl.n), tl.gitWrong, pct(tl.bodyExact, tl.n), tl.bodyWrong)
@@ -133,7 +149,18 @@ func TestCorpus(t *testing.T) {
 	}
 	row("all", &total)
 	if *corpusReport {
-		t.Logf("patch corpus, %d GOROOT files (%s):\n%s", len(cases), runtime.Version(), b.String())
+		var exts []string
+		for e := range byLang {
+			exts = append(exts, e)
+		}
+		sort.Strings(exts)
+		b.WriteString("\nby file type (all styles):\n")
+		for _, e := range exts {
+			l := byLang[e]
+			fmt.Fprintf(&b, "%-8s %6d cases %6.1f%% exact %4d refused %2d wrong\n", e, l.n, pct(l.exact, l.n), l.refused, l.wrong)
+		}
+		t.Logf("patch corpus: %d files, %d Go from GOROOT/src (%s) and %d of other types from the module cache:\n%s",
+			len(cases), min(*corpusFiles, len(cases)), runtime.Version(), len(cases)-min(*corpusFiles, len(cases)), b.String())
 	}
 	// The goal holds over a corpus large enough to mean something; a
 	// handful of files with duplicated code would swing a small one.

@@ -155,3 +155,15 @@ func TestSecretsNotFlagged(t *testing.T) {
 		}
 	}
 }
+
+func TestInvalidDenyGlobFailsClosed(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFile(t, dir, "a.txt", "one\ntwo\n")
+	res, err := Apply(dir, reply("a.txt"), Policy{Deny: []string{"[a-"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Applied || len(res.Errors) == 0 || !strings.Contains(res.Errors[0].Message, "not a valid glob") {
+		t.Fatalf("applied=%v errors=%v", res.Applied, res.Errors)
+	}
+}

@@ -67,6 +67,8 @@ type Result struct {
 	Errors []Problem `json:"errors"`
 	// Diff is the normalised git-style unified diff of the change (a/ b/
 	// prefixes, correct headers and counts). Apply and git apply accept it.
+	// When the patch is refused it holds, for the record, what the edits
+	// that could be placed would have changed.
 	Diff string `json:"diff"`
 }
 

@@ -64,7 +64,7 @@ func checkName(rel string, pol Policy) error {
 	switch {
 	case rel == "":
 		return errors.New("the path is empty")
-	case strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, `\`) || reDrive.MatchString(rel) || strings.HasPrefix(rel, "~"):
+	case strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, `\`) || reDrive.MatchString(rel) || rel == "~" || strings.HasPrefix(rel, "~/"):
 		return errors.New("absolute paths are not allowed; use a path relative to the repository root")
 	case strings.ContainsAny(rel, "\\\x00\r\n\t"):
 		return errors.New("the path contains backslashes or control characters; use / between directories")
@@ -79,7 +79,12 @@ func checkName(rel string, pol Policy) error {
 	}
 	clean := path.Clean(rel)
 	for _, g := range pol.Deny {
-		if ok, _ := doublestar.Match(g, clean); ok {
+		ok, err := doublestar.Match(g, clean)
+		if err != nil {
+			// Fail closed: a deny rule that cannot be read protects nothing.
+			return fmt.Errorf("cannot be checked: paths.deny pattern %q is not a valid glob", g)
+		}
+		if ok {
 			return fmt.Errorf("matches paths.deny pattern %q: this path may not be changed", g)
 		}
 	}

@@ -89,13 +89,16 @@ type fixReport struct {
 }
 
 func fix(ctx context.Context, e *Env, opts *fixOptions) error {
-	cfg, _, err := opts.cf.load(e, true)
-	if err != nil {
-		return err
-	}
 	repo, err := workspace.Open(ctx, opts.cf.repo)
 	if err != nil {
 		return exitcode.UsageError(fmt.Errorf("--repo: %w", err))
+	}
+	// --repo may name a directory inside the work tree; the config file and
+	// the detected verify command are the root's.
+	opts.cf.repo = repo.Root
+	cfg, _, err := opts.cf.load(e, true)
+	if err != nil {
+		return err
 	}
 	cp, err := repo.Checkpoint(ctx)
 	if err != nil {

@@ -267,7 +267,7 @@ func TestFixEndToEndFromAnIssueFile(t *testing.T) {
 	}
 	srv.Script(e2eModel, ollamafake.Text(`{"files": ["price/price.go"], "steps": ["Divide by 100."]}`), ollamafake.Text(string(sr)))
 	issue, _ := filepath.Abs(filepath.Join("..", "agent", "testdata", "issues", "discount.md"))
-	code, stdout, stderr := runFixCmd(t, "fix", "--repo", filepath.Join(repo, "price"), "--issue-file", issue, "--ollama-host", srv.URL, "--test-cmd", "go test ./price")
+	code, stdout, stderr := runFixCmd(t, "fix", "--repo", filepath.Join(repo, "price"), "--issue-file", issue, "--ollama-host", srv.URL)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -278,7 +278,7 @@ func TestFixEndToEndFromAnIssueFile(t *testing.T) {
 	if got := fixGit(t, repo, "show", branch+":price/price.go"); !strings.Contains(got, "percent/100") {
 		t.Errorf("branch file:\n%s", got)
 	}
-	if msg := fixGit(t, repo, "log", "-1", "--format=%B", branch); !strings.HasPrefix(msg, "agentfix: Discount takes off ten times too much") || !strings.Contains(msg, "Verified with: go test ./price") {
+	if msg := fixGit(t, repo, "log", "-1", "--format=%B", branch); !strings.HasPrefix(msg, "agentfix: Discount takes off ten times too much") || !strings.Contains(msg, "Verified with: go test ./...") {
 		t.Errorf("commit message:\n%s", msg)
 	}
 	// The task the model read is the issue's.

@@ -1,0 +1,187 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// contextRepo is a git repository with a small Go package and, if cfg is
+// not empty, a config file.
+func contextRepo(t *testing.T, cfg string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":                "module example.com/calc\n\ngo 1.22\n",
+		"calc/sum.go":           "package calc\n\n// Sum adds the numbers in xs.\nfunc Sum(xs []int) int {\n\tt := 0\n\tfor _, x := range xs[1:] {\n\t\tt += x\n\t}\n\treturn t\n}\n",
+		"calc/sum_test.go":      "package calc\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n\tif got := Sum([]int{1, 2}); got != 3 {\n\t\tt.Errorf(\"Sum = %d, want 3\", got)\n\t}\n}\n",
+		"calc/product.go":       "package calc\n\n// Product multiplies the numbers in xs.\nfunc Product(xs []int) int {\n\tp := 1\n\tfor _, x := range xs {\n\t\tp *= x\n\t}\n\treturn p\n}\n",
+		"cmd/calc/main.go":      "package main\n\nfunc main() {}\n",
+		"vendor/x/y/y.go":       "package y\n\nfunc Sum() {}\n",
+		".github/agent-fix.yml": cfg,
+	}
+	if cfg == "" {
+		delete(files, ".github/agent-fix.yml")
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
+}
+
+const sumFailure = "--- FAIL: TestSum (0.00s)\n    sum_test.go:7: Sum = 2, want 3\nFAIL\nFAIL\texample.com/calc/calc\t0.003s\n"
+
+func TestContextText(t *testing.T) {
+	repo := contextRepo(t, "")
+	code, out, errOut := runCLI(t, nil, "context", "--repo", repo, "--query", sumFailure, "--budget", "1500")
+	if code != 0 {
+		t.Fatalf("exit %d\nstderr: %s", code, errOut)
+	}
+	if !strings.HasPrefix(out, "# Repository map (5 files indexed)\n") {
+		t.Errorf("stdout does not start with the repo map:\n%s", out)
+	}
+	codeAt := strings.Index(out, "# Code")
+	sumAt := strings.Index(out, "## calc/sum.go (lines 1-10 of 10)\n")
+	if codeAt < 0 || sumAt < codeAt {
+		t.Errorf("calc/sum.go not packed whole after the map:\n%s", out)
+	}
+	if !strings.Contains(out, " 4\tfunc Sum(xs []int) int {\n") {
+		t.Errorf("no numbered line 4 with Sum:\n%s", out)
+	}
+	if strings.Contains(out, "vendor/") {
+		t.Errorf("vendored code packed:\n%s", out)
+	}
+	if !strings.Contains(errOut, "of 1500 tokens, 5 files indexed") {
+		t.Errorf("stderr = %q, want the summary line", errOut)
+	}
+}
+
+func TestContextJSON(t *testing.T) {
+	repo := contextRepo(t, "")
+	code, out, errOut := runCLI(t, nil, "context", "--repo", repo, "--query", sumFailure, "--budget", "800", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\nstderr: %s", code, errOut)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, out)
+	}
+	for _, key := range []string{"files", "tokens_used", "repo_files", "took_ms"} {
+		if _, ok := raw[key]; !ok {
+			t.Errorf("JSON lacks %q: %s", key, out)
+		}
+	}
+	var got struct {
+		Files []struct {
+			Path   string  `json:"path"`
+			Score  float64 `json:"score"`
+			Tokens int     `json:"tokens"`
+			Chunks []struct {
+				StartLine int `json:"start_line"`
+				EndLine   int `json:"end_line"`
+			} `json:"chunks"`
+		} `json:"files"`
+		TokensUsed int `json:"tokens_used"`
+		RepoFiles  int `json:"repo_files"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Files) == 0 || got.Files[0].Path != "calc/sum.go" {
+		t.Fatalf("files = %+v, want calc/sum.go first", got.Files)
+	}
+	f := got.Files[0]
+	if f.Score <= 0 || f.Tokens <= 0 || len(f.Chunks) != 1 || f.Chunks[0].StartLine != 1 || f.Chunks[0].EndLine != 10 {
+		t.Errorf("first file = %+v, want a positive score and tokens and chunk 1-10", f)
+	}
+	for i := 1; i < len(got.Files); i++ {
+		if got.Files[i].Score > got.Files[i-1].Score {
+			t.Errorf("files not in rank order: %+v", got.Files)
+		}
+	}
+	if got.TokensUsed <= 0 || got.TokensUsed > 800 {
+		t.Errorf("tokens_used = %d, want within (0, 800]", got.TokensUsed)
+	}
+	if got.RepoFiles != 5 {
+		t.Errorf("repo_files = %d, want 5 (vendor/ left out)", got.RepoFiles)
+	}
+}
+
+func TestContextQueryFile(t *testing.T) {
+	repo := contextRepo(t, "")
+	qf := filepath.Join(t.TempDir(), "q.txt")
+	if err := os.WriteFile(qf, []byte("calc: Product of an empty list should be 1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, nil, "context", "--repo", repo, "--query-file", qf, "--json")
+	if code != 0 || !strings.Contains(out, `"path": "calc/product.go"`) {
+		t.Fatalf("exit %d, stdout %s, stderr %s; want calc/product.go packed", code, out, errOut)
+	}
+
+	var stdout, stderr bytes.Buffer
+	e := MapEnv(nil, strings.NewReader(sumFailure), &stdout, &stderr)
+	if code := Main(context.Background(), []string{"context", "--repo", repo, "--query-file", "-", "--json"}, e); code != 0 {
+		t.Fatalf("--query-file -: exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), `"path": "calc/sum.go"`) {
+		t.Errorf("--query-file - did not read the query from stdin: %s", stdout.String())
+	}
+}
+
+func TestContextDefaultBudget(t *testing.T) {
+	for _, tt := range []struct {
+		cfg  string
+		want string
+	}{
+		{"", "of 4096 tokens"},
+		{"ollama:\n  num_ctx: 1000\n", "of 500 tokens"},
+	} {
+		repo := contextRepo(t, tt.cfg)
+		code, _, errOut := runCLI(t, nil, "context", "--repo", repo, "--query", sumFailure)
+		if code != 0 || !strings.Contains(errOut, tt.want) {
+			t.Errorf("config %q: exit %d, stderr %q; want %q", tt.cfg, code, errOut, tt.want)
+		}
+	}
+}
+
+func TestContextUsageErrors(t *testing.T) {
+	repo := contextRepo(t, "")
+	for _, tt := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"--repo", repo}, "exactly one of --query"},
+		{[]string{"--repo", repo, "--query", "x", "--query-file", "f"}, "exactly one of --query"},
+		{[]string{"--repo", repo, "--query", "x", "--budget", "-5"}, "--budget -5"},
+		{[]string{"--repo", repo, "--query", "x", "extra"}, `unexpected argument "extra"`},
+		{[]string{"--repo", repo, "--query", "  \n"}, "the query is empty"},
+		{[]string{"--repo", repo, "--query-file", filepath.Join(repo, "missing.txt")}, "missing.txt"},
+		{[]string{"--repo", t.TempDir(), "--query", "x"}, "not a git repository"},
+		{[]string{"--repo", filepath.Join(repo, "nope"), "--query", "x"}, "not a directory"},
+		{[]string{"--repo", contextRepo(t, "model: [\n"), "--query", "x"}, "agent-fix.yml"},
+	} {
+		code, _, errOut := runCLI(t, nil, append([]string{"context"}, tt.args...)...)
+		if code != 2 || !strings.Contains(errOut, tt.stderr) {
+			t.Errorf("context %q: exit %d, stderr %q; want exit 2 and %q", tt.args, code, errOut, tt.stderr)
+		}
+	}
+}

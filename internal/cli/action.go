@@ -285,8 +285,13 @@ func (a *actionRun) finish(err error) {
 			a.rep.Reason = err.Error()
 		}
 	}
-	if err != nil && exitcode.Code(err) != exitcode.OK && !errors.As(err, new(*notFixedError)) {
+	switch {
+	case err != nil && exitcode.Code(err) != exitcode.OK && !errors.As(err, new(*notFixedError)):
 		a.gha.Errorf("%v", err)
+	case a.rep.Result == report.NotFixed:
+		a.gha.Warningf("agentfix: not fixed: %s", a.rep.Reason)
+	case a.rep.PR != nil && a.rep.PR.URL != "":
+		a.gha.Noticef("agentfix: %s: %s", a.rep.Result, a.rep.PR.URL)
 	}
 	if a.env.Getenv("GITHUB_OUTPUT") != "" {
 		report.WriteOutputs(a.gha, a.rep)

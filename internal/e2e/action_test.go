@@ -60,6 +60,7 @@ func TestLabelFixesIssueAndReRunUpdatesTheSamePR(t *testing.T) {
 	r.must(t, r.outputs["pr-number"] == itoa(pr.Number) && r.outputs["branch"] == branch && r.outputs["rounds"] == "1", "outputs %v", r.outputs)
 	r.must(t, strings.HasSuffix(r.outputs["pr-url"], "/pull/"+itoa(pr.Number)), "pr-url %q", r.outputs["pr-url"])
 	r.must(t, strings.Contains(r.summary, "## agentfix: fixed") && strings.Contains(r.summary, "#"+itoa(pr.Number)), "step summary:\n%s", r.summary)
+	r.must(t, strings.Contains(r.stdout, "::notice::agentfix: fixed: "+r.outputs["pr-url"]), "no notice with the PR link:\n%s", r.stdout)
 	st := w.statusComments(n)
 	r.must(t, len(st) == 1 && strings.Contains(st[0].Body, "Fixed") && strings.Contains(st[0].Body, "#"+itoa(pr.Number)), "status comments %+v", st)
 

@@ -65,6 +65,7 @@ func TestPushRejectedEndsNotFixed(t *testing.T) {
 	r.must(t, len(w.gh.PullRequests(repoName, "")) == 0, "a PR was opened for a rejected push")
 	st := w.statusComments(n)
 	r.must(t, len(st) == 1 && strings.Contains(st[0].Body, "rejected"), "status comment %+v", st)
+	r.must(t, strings.Contains(r.stdout, "::warning::") && strings.Contains(r.stdout, "rejected"), "no warning annotation for the rejected push")
 }
 
 func TestUnverifiedFixGoesIntoTheStatusComment(t *testing.T) {

@@ -13,12 +13,14 @@ import (
 type Check struct {
 	Round int `json:"round,omitempty"`
 	// Stage is "before", "targeted" or "full".
-	Stage      string         `json:"stage"`
-	Commands   []string       `json:"commands"`
-	Report     *verify.Report `json:"report"`
-	Signature  string         `json:"signature,omitempty"`
-	Summary    string         `json:"summary,omitempty"`
-	DurationMS int64          `json:"duration_ms"`
+	Stage     string         `json:"stage"`
+	Commands  []string       `json:"commands"`
+	Report    *verify.Report `json:"report"`
+	Signature string         `json:"signature,omitempty"`
+	Summary   string         `json:"summary,omitempty"`
+	// Outputs are the commands' captured outputs (capped by verify).
+	Outputs    []string `json:"outputs,omitempty"`
+	DurationMS int64    `json:"duration_ms"`
 }
 
 // checkBefore establishes the failing checks the task starts from: the
@@ -113,6 +115,9 @@ func (r *run) runChecks(ctx context.Context, stage string, cmds []string) (*veri
 		return nil, fmt.Errorf("run %q: %w", cmds, err)
 	}
 	ev := Check{Round: r.round, Stage: stage, Commands: cmds, Report: rep, DurationMS: took.Milliseconds()}
+	for _, c := range rep.Commands {
+		ev.Outputs = append(ev.Outputs, c.Output)
+	}
 	if !rep.Passed {
 		ev.Signature = rep.Signature()
 		ev.Summary = rep.Summary(feedbackBytes)
@@ -136,7 +141,9 @@ func (r *run) sameFailure() bool {
 	return true
 }
 
-// consider keeps the attempt with the fewest failures as the best one.
+// consider keeps the attempt with the fewest failures as the best one; the
+// latest passing attempt always wins, since it is the one in the tree when
+// the run ends fixed.
 func (r *run) consider(a *appliedPatch, rep *verify.Report) {
 	n := len(rep.Failures())
 	if rep.Passed {
@@ -144,7 +151,7 @@ func (r *run) consider(a *appliedPatch, rep *verify.Report) {
 	} else if n == 0 {
 		n = 1
 	}
-	if r.best.failures < 0 || n < r.best.failures {
+	if rep.Passed || r.best.failures < 0 || n < r.best.failures {
 		r.best = attempt{diff: a.Diff, files: a.Files, failures: n, report: rep}
 	}
 }

@@ -338,8 +338,8 @@ func TestReviewerRejectCostsARound(t *testing.T) {
 	if res.Result != Fixed || res.Rounds != 2 {
 		t.Fatalf("result %s after %d rounds (%s)", res.Result, res.Rounds, res.StopDetail)
 	}
-	if !strings.Contains(h.file("sum.go"), "the first too") {
-		t.Errorf("the approved fix is not the one in the tree:\n%s", h.file("sum.go"))
+	if !strings.Contains(h.file("sum.go"), "the first too") || !strings.Contains(res.Diff, "the first too") {
+		t.Errorf("the approved fix is not the one in the tree and the result:\n%s\n%s", h.file("sum.go"), res.Diff)
 	}
 	var patchAsks []string
 	for _, c := range h.srv.Chats() {

@@ -229,7 +229,6 @@ func (a *actionRun) publishFailed(ctx context.Context, err error) error {
 	}
 	a.status(ctx, report.StageDone)
 	if errors.As(err, &changed) || errors.As(err, &rejected) {
-		a.gha.Warningf("%v", err)
 		return &notFixedError{reason: err.Error()}
 	}
 	return fmt.Errorf("publish: %w", err)

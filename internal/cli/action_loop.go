@@ -68,10 +68,11 @@ func (a *actionRun) sessionFile() (*os.File, string, error) {
 	}
 	id := a.env.Getenv("GITHUB_RUN_ID")
 	if id == "" {
-		id = fmt.Sprint(time.Now().Unix())
+		id = "local"
 	}
-	path := filepath.Join(dir, fmt.Sprintf("agentfix-session-%s-%s.jsonl", id, a.job.Kind))
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	// One file per loop, even when two steps of a job run agentfix.
+	path := filepath.Join(dir, fmt.Sprintf("agentfix-session-%s-%s-%d.jsonl", id, a.job.Kind, time.Now().UnixNano()))
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
 	return f, path, err
 }
 

@@ -124,7 +124,7 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		}
 	}
 	r.round = r.cfg.Limits.MaxRounds
-	return r.finish(ctx, NotFixed, StopMaxRounds, fmt.Sprintf("no verified fix in %d rounds", r.cfg.Limits.MaxRounds))
+	return r.finish(ctx, NotFixed, StopMaxRounds, fmt.Sprintf("no verified fix in %d round(s)", r.cfg.Limits.MaxRounds))
 }
 
 func newRun(job Job) *run {

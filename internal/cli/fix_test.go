@@ -287,6 +287,21 @@ func TestFixEndToEndFromAnIssueFile(t *testing.T) {
 	}
 }
 
+func TestFixEndToEndNothingToDo(t *testing.T) {
+	repo := fixRepo(t)
+	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
+	code, stdout, stderr := runFixCmd(t, "fix", "--repo", repo, "--failing", "--test-cmd", "go vet ./...", "--ollama-host", srv.URL)
+	if code != 0 || !strings.Contains(stdout, "nothing to do") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if len(srv.Chats()) != 0 {
+		t.Error("the model was asked although there was nothing to do")
+	}
+	if branches := fixGit(t, repo, "branch", "--format=%(refname:short)"); branches != "main\n" {
+		t.Errorf("branches: %s", branches)
+	}
+}
+
 func TestFixEndToEndNotFixedRestoresTheTree(t *testing.T) {
 	repo := fixRepo(t)
 	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})

@@ -228,6 +228,20 @@ func TestFixEndToEndCommitsOnALocalBranchAndReplays(t *testing.T) {
 	if st := fixGit(t, repo, "status", "--porcelain"); st != "" {
 		t.Errorf("replay left changes:\n%s", st)
 	}
+
+	// A record whose reply was changed diverges, and says where (the first
+	// "i := 0" of the record is in round 2's reply; JSON escapes "<").
+	data, _ := os.ReadFile(sessionPath)
+	tampered := filepath.Join(t.TempDir(), "tampered.jsonl")
+	os.WriteFile(tampered, []byte(strings.Replace(string(data), `for i := 0; i \u003c len(xs)`, `for i := 2; i \u003c len(xs)`, 1)), 0o644)
+	code, stdout, stderr = runFixCmd(t, "replay", tampered, "--repo", repo, "--json")
+	var cmp struct {
+		Identical  bool
+		Divergence string
+	}
+	if err := json.Unmarshal([]byte(stdout), &cmp); err != nil || code != 1 || cmp.Identical || !strings.Contains(cmp.Divergence, "round 2 patch") {
+		t.Fatalf("tampered replay: exit %d %v %+v\n%s\n%s", code, err, cmp, stdout, stderr)
+	}
 }
 
 func TestFixEndToEndDryRunWritesOnlyTheDiff(t *testing.T) {

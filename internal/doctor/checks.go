@@ -9,9 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/go-github/v60/github"
-
 	"github.com/agentfix/agentfix/internal/config"
+	"github.com/agentfix/agentfix/internal/ghclient"
 	"github.com/agentfix/agentfix/internal/llm"
 	"github.com/agentfix/agentfix/internal/trust"
 	"github.com/agentfix/agentfix/internal/verify"
@@ -31,8 +30,6 @@ type Options struct {
 	LookPath func(string) (string, error)
 	// Ollama tunes the model-server client (tests make retries instant).
 	Ollama llm.Options
-	// HTTPClient carries GitHub API calls; a default client if nil.
-	HTTPClient *http.Client
 }
 
 type doctor struct {
@@ -229,13 +226,14 @@ func (d *doctor) permissions(ctx context.Context, token string) {
 		d.r.fail("permissions", "GITHUB_REPOSITORY is not set to owner/name", "run inside GitHub Actions, which sets it")
 		return
 	}
-	api := strings.TrimRight(getenv("GITHUB_API_URL"), "/")
-	if api == "" {
-		api = "https://api.github.com"
+	o := ghclient.FromEnv(getenv)
+	o.Token = token
+	if o.APIURL == "" {
+		o.APIURL = "https://api.github.com"
 	}
-	gh, err := github.NewClient(d.opts.HTTPClient).WithAuthToken(token).WithEnterpriseURLs(api+"/", api+"/")
+	gh, err := ghclient.New(o)
 	if err != nil {
-		d.r.fail("permissions", fmt.Sprintf("GITHUB_API_URL %q: %v", api, err), "leave GITHUB_API_URL as GitHub Actions sets it")
+		d.r.fail("permissions", err.Error(), "leave GITHUB_API_URL as GitHub Actions sets it")
 		return
 	}
 	repo, resp, err := gh.Repositories.Get(ctx, owner, name)

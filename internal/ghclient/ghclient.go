@@ -15,6 +15,8 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"golang.org/x/oauth2"
+
+	"github.com/agentfix/agentfix/internal/config"
 )
 
 // DefaultAPIURL is the API of github.com, used when GITHUB_API_URL is not
@@ -49,10 +51,10 @@ type Options struct {
 }
 
 // FromEnv builds Options from the Actions environment: GITHUB_API_URL,
-// and the token from the action input github-token (INPUT_GITHUB-TOKEN)
-// or else GITHUB_TOKEN.
+// and the token from the action input github-token (INPUT_GITHUB-TOKEN, or
+// INPUT_GITHUB_TOKEN as action.yml passes it) or else GITHUB_TOKEN.
 func FromEnv(getenv func(string) string) Options {
-	tok := strings.TrimSpace(getenv("INPUT_GITHUB-TOKEN"))
+	tok := config.Input(getenv, "github-token")
 	if tok == "" {
 		tok = strings.TrimSpace(getenv("GITHUB_TOKEN"))
 	}

@@ -62,6 +62,7 @@ func TestFromEnvToken(t *testing.T) {
 		want string
 	}{
 		{map[string]string{"INPUT_GITHUB-TOKEN": "a", "GITHUB_TOKEN": "b"}, "a"},
+		{map[string]string{"INPUT_GITHUB_TOKEN": "c", "GITHUB_TOKEN": "b"}, "c"},
 		{map[string]string{"GITHUB_TOKEN": "b"}, "b"},
 		{map[string]string{}, ""},
 	} {

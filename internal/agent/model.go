@@ -39,6 +39,9 @@ type Chat struct {
 	Attempts         int             `json:"attempts"`
 	DurationMS       int64           `json:"duration_ms"`
 	Error            string          `json:"error,omitempty"`
+	// FormatRejected says the server refused the request's format, which
+	// replay must reproduce for the loop to take the same turn.
+	FormatRejected bool `json:"format_rejected,omitempty"`
 }
 
 // jsonFormat is Ollama's format for "any JSON", quoted as the API wants it.
@@ -71,7 +74,7 @@ func (r *run) chat(ctx context.Context, c chatCall) (string, error) {
 	if errors.As(err, &rejected) && rejected.FormatRejected() && string(c.format) != jsonFormat && len(c.format) > 0 {
 		// An older server without JSON-schema support: ask for plain JSON
 		// and let the loop check the shape.
-		ev.Error = err.Error()
+		ev.Error, ev.FormatRejected = err.Error(), true
 		r.record("chat", ev)
 		r.logf("%s: the server refused the JSON schema; asking for plain JSON", c.purpose)
 		c.format = json.RawMessage(jsonFormat)

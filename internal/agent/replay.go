@@ -81,14 +81,19 @@ func (m *ReplayModel) ModelInfo(ctx context.Context, model string) (*llm.ModelIn
 	return &llm.ModelInfo{Name: s.Model, Digest: s.Digest, ContextLength: s.ContextLength}, nil
 }
 
-// ExhaustedError says the replayed run asked the model more than the
-// recorded run did.
+// ExhaustedError says the replayed run asked the model for something the
+// record does not have at that point: more requests than were recorded,
+// or (Recorded set) a different kind of request.
 type ExhaustedError struct {
-	N       int
-	Purpose string
+	N        int
+	Purpose  string
+	Recorded string
 }
 
 func (e *ExhaustedError) Error() string {
+	if e.Recorded != "" {
+		return fmt.Sprintf("replay: request %d asks for a %s reply where the record has a %s reply", e.N, e.Purpose, e.Recorded)
+	}
 	return fmt.Sprintf("replay: the run asked for a %s reply (request %d) that the record does not have", e.Purpose, e.N)
 }
 
@@ -102,6 +107,12 @@ func (m *ReplayModel) Chat(ctx context.Context, req llm.Request) (*llm.Response,
 	}
 	c := m.rec.Chats[m.next]
 	m.next++
+	if c.Model != req.Model || (len(c.Format) > 0) != (len(req.Format) > 0) {
+		return nil, &ExhaustedError{N: m.next, Purpose: purposeOf(req), Recorded: c.Purpose}
+	}
+	if c.FormatRejected {
+		return nil, &llm.RejectedError{Model: c.Model, Status: 500, Message: "invalid JSON schema in format (recorded)"}
+	}
 	if c.Error != "" {
 		return nil, fmt.Errorf("recorded: %s", c.Error)
 	}

@@ -111,3 +111,21 @@ func TestReplayOfARecordThatAskedMore(t *testing.T) {
 		t.Fatalf("identical=%v stop=%s %s", rep.Identical, rep.Result.StopReason, rep.Result.StopDetail)
 	}
 }
+
+func TestReplayReproducesASchemaRefusal(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "sum")
+	h.srv.Script(testModel, ollamafake.FormatRejected(), ollamafake.Text(planReply), ollamafake.Text(reply(t, "fix.diff")))
+	if res := h.run(context.Background(), Task{Title: "Sum drops the first element"}); res.Result != Fixed {
+		t.Fatalf("recording run: %s", res.Result)
+	}
+	gitOut(t, h.repo, "checkout", "--quiet", "--", ".")
+	rec, err := ParseRecording(h.events())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Replay(context.Background(), rec, ReplayOptions{Repo: h.repo, Environ: os.Environ()})
+	if err != nil || !rep.Identical {
+		t.Fatalf("replay: %v %+v", err, rep)
+	}
+}

@@ -25,7 +25,7 @@ func parseDiffBlock(b block) ([]*edit, []Problem) {
 		case rf.binary:
 			probs = append(probs, Problem{File: name, Message: "binary patches are not accepted; change text files only"})
 			continue
-		case name == "":
+		case name == "" || name == devNull:
 			probs = append(probs, Problem{Message: fmt.Sprintf("the diff at reply line %d has hunks but no file name; start each file's diff with --- a/PATH and +++ b/PATH lines", rf.line)})
 			continue
 		case isAbs(rf.oldName) || isAbs(rf.newName):

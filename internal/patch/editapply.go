@@ -34,6 +34,9 @@ func (w *workTree) apply(e *edit, res *Result) error {
 		res.Errors = append(res.Errors, Problem{File: name, Message: msg})
 		return nil
 	}
+	if name == "" {
+		return fail(fmt.Sprintf("the edit at reply line %d names no file; give the path relative to the repository root", e.line))
+	}
 	if oldP != "" && newP != "" && oldP != newP && !e.isRename {
 		switch {
 		case exists(w.root, oldP) && !exists(w.root, newP):

@@ -67,3 +67,24 @@ func FuzzApply(f *testing.F) {
 		}
 	})
 }
+
+// FuzzExtract runs extraction alone, which is cheap enough for millions of
+// inputs: it must not panic, and every edit it returns names a file.
+func FuzzExtract(f *testing.F) {
+	paths, _ := filepath.Glob("testdata/cases/*.txt")
+	for _, p := range paths {
+		b, _ := os.ReadFile(p)
+		f.Add(string(b))
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		edits, _, _ := extract(in)
+		for _, e := range edits {
+			if e.path() == "" {
+				t.Fatalf("edit without a path: %+v", e)
+			}
+			for _, h := range e.hunks {
+				formatDiff([]*change{{oldPath: e.path(), newPath: e.path(), old: &text{lines: h.oldSide()}, new: &text{lines: h.newSide()}}})
+			}
+		}
+	})
+}

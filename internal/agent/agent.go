@@ -76,8 +76,8 @@ const (
 	diffAttempts      = 2    // unified-diff attempts per round before SEARCH/REPLACE
 	feedbackBytes     = 6000 // cap on a verify summary fed back to the model
 	patchReplyTokens  = 4096 // reply room for a patch
-	planReplyTokens   = 1024 // reply room for a plan
-	reviewReplyTokens = 512  // reply room for a reviewer's verdict
+	planReplyTokens   = 2048 // reply room and limit for a plan
+	reviewReplyTokens = 1024 // reply room and limit for a reviewer's verdict
 	minBudget         = 1024 // smallest context pack, in tokens
 	maxBudget         = 12288
 	reservedTokens    = 6144 // prompt room kept for the task and the conversation

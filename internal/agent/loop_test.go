@@ -63,6 +63,12 @@ func TestFixedInOneRound(t *testing.T) {
 	if len(chats) != 2 || len(chats[0].Format) == 0 || len(chats[1].Format) != 0 {
 		t.Fatalf("want a plan request with a schema then a free-text patch request, got %d", len(chats))
 	}
+	if n, ok := chats[0].NumPredict(); !ok || n != planReplyTokens {
+		t.Errorf("plan reply limit %d (sent: %v), want %d", n, ok, planReplyTokens)
+	}
+	if n, ok := chats[1].NumPredict(); ok {
+		t.Errorf("the patch reply is capped at %d tokens; a diff must not be cut", n)
+	}
 	// The stable prefix leads both requests.
 	for i := 0; i < 2; i++ {
 		if a, b := chats[1].Messages[i], chats[0].Messages[i]; a.Role != b.Role || a.Content != b.Content {

@@ -55,19 +55,26 @@ type chatCall struct {
 	messages []llm.Message
 	format   json.RawMessage
 	maxReply int
+	// capped sends maxReply as the reply limit (num_predict). A patch is
+	// not capped: a diff cut short is worse than a slow one, and the
+	// request timeout bounds a model that does not stop.
+	capped bool
 }
 
 // chat sends c, records it, and returns the reply's text.
 func (r *run) chat(ctx context.Context, c chatCall) (string, error) {
 	msgs := r.fit(c.messages, c.maxReply)
-	req := llm.Request{Model: c.model, Messages: msgs, Format: c.format, NumCtx: r.cfg.Ollama.NumCtx, MaxReplyTokens: c.maxReply}
+	req := llm.Request{Model: c.model, Messages: msgs, Format: c.format, NumCtx: r.cfg.Ollama.NumCtx}
+	if c.capped {
+		req.MaxReplyTokens = c.maxReply
+	}
 	start := time.Now()
 	resp, err := r.job.Model.Chat(ctx, req)
 	took := time.Since(start)
 	r.modelTime += took
 	ev := Chat{
 		Purpose: c.purpose, Round: r.round, Attempt: c.attempt, Model: c.model,
-		Messages: msgs, Format: c.format, NumCtx: req.NumCtx, MaxReplyTokens: c.maxReply,
+		Messages: msgs, Format: c.format, NumCtx: req.NumCtx, MaxReplyTokens: req.MaxReplyTokens,
 		DurationMS: took.Milliseconds(),
 	}
 	var rejected *llm.RejectedError

@@ -39,7 +39,7 @@ func (r *run) plan(ctx context.Context) error {
 	ask := user(planRequest)
 	msgs := append(append([]llm.Message(nil), r.conv...), ask)
 	for attempt := 1; attempt <= planAttempts; attempt++ {
-		reply, err := r.chat(ctx, chatCall{purpose: "plan", attempt: attempt, model: r.cfg.Model, messages: msgs, format: planSchema, maxReply: planReplyTokens})
+		reply, err := r.chat(ctx, chatCall{purpose: "plan", attempt: attempt, model: r.cfg.Model, messages: msgs, format: planSchema, maxReply: planReplyTokens, capped: true})
 		if err != nil {
 			return err
 		}

@@ -42,7 +42,7 @@ func (r *run) review(ctx context.Context, applied *appliedPatch, report *verify.
 		evidence = fmt.Sprintf("Before the change these checks failed:\n\n%s\n\nAfter it, they all pass: %s", r.before.Summary(feedbackBytes), strings.Join(r.cfg.Verify.Commands, "; "))
 	}
 	msgs := []llm.Message{system(reviewSystem), user(fmt.Sprintf(reviewRequest, r.task, applied.Diff, evidence))}
-	reply, err := r.chat(ctx, chatCall{purpose: "review", attempt: 1, model: model, messages: msgs, format: reviewSchema, maxReply: reviewReplyTokens})
+	reply, err := r.chat(ctx, chatCall{purpose: "review", attempt: 1, model: model, messages: msgs, format: reviewSchema, maxReply: reviewReplyTokens, capped: true})
 	if err != nil {
 		return false, err
 	}

@@ -37,7 +37,7 @@ type Job struct {
 	// Log receives progress for a person; nil discards it.
 	Log io.Writer
 	// Environ is the base environment of the verify commands (verify
-	// scrubs secrets from it).
+	// scrubs secrets from it); nil means the process's environment.
 	Environ []string
 	// Version is agentfix's version, for the record.
 	Version string

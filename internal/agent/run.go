@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/agentfix/agentfix/internal/config"
@@ -135,6 +136,9 @@ func newRun(job Job) *run {
 	log := job.Log
 	if log == nil {
 		log = io.Discard
+	}
+	if job.Environ == nil {
+		job.Environ = os.Environ()
 	}
 	return &run{
 		job:   job,

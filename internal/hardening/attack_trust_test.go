@@ -1,0 +1,99 @@
+package hardening
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentfix/agentfix/internal/githubfake"
+)
+
+// refusedCommenter is a row for an actor whose /agent fix is refused with
+// a reply quoting it and saying why.
+func refusedCommenter(name, login, typ, role, reason string) scenario {
+	return scenario{name, "refused: one reply quoting the command and saying " + reason + "; the model never asked", func(t *testing.T, c *check) {
+		w := newWorld(t, nil)
+		if role != "" {
+			w.gh.SetPermission(repoName, login, role)
+		}
+		n := w.addIssue()
+		r := w.run("issue_comment", commentPayload("created", n, false, login, typ, "/agent fix now"))
+		c.must(r, r.code == 0 && r.outputs["result"] == "refused", "want exit 0 and refused, got exit %d %q", r.code, r.outputs["result"])
+		reply := w.replyTo(n)
+		c.must(r, strings.Contains(reply, "> /agent fix now") && strings.Contains(reply, reason), "the reply does not quote the command and say %q:\n%s", reason, reply)
+		c.must(r, len(w.ollama.Requests()) == 0, "a refused command reached the model")
+		c.see("exit 0 refused; reply: %q", statusLine(reply, "Reason:"))
+		c.nothingChanged(w, r)
+	}}
+}
+
+// ignoredComment is a row for a comment that is not a command: the run
+// ends with nothing to do, the reason logged, no reply.
+func ignoredComment(name, action, author, body, reason string, isPR bool) scenario {
+	return scenario{name, "ignored: nothing-to-do, the reason logged, no reply, the model never asked", func(t *testing.T, c *check) {
+		w := newWorld(t, fixedProject)
+		n := w.addIssue()
+		if isPR {
+			n = w.addPR("feature", map[string]string{"calc.go": project["calc.go"]})
+		}
+		r := w.run("issue_comment", commentPayload(action, n, isPR, author, "", body))
+		c.must(r, r.code == 0 && r.outputs["result"] == "nothing-to-do", "want exit 0 and nothing-to-do, got exit %d %q", r.code, r.outputs["result"])
+		why := logged(r, "event: ignored")
+		c.must(r, strings.Contains(why, reason), "the log does not say why (%q):\n%s", reason, r.stderr)
+		c.must(r, len(w.gh.Comments(repoName, n)) == 0, "an ignored comment got a reply")
+		c.must(r, len(w.ollama.Requests()) == 0, "an ignored comment reached the model")
+		c.see("exit 0 nothing-to-do; %q", why)
+		c.nothingChanged(w, r)
+	}}
+}
+
+var trustAttacks = []scenario{
+	refusedCommenter("commenter with read permission", "rita", "", "read", "read permission"),
+	refusedCommenter("commenter with triage permission", "tom", "", "triage", "triage permission"),
+	refusedCommenter("commenter with no permission", "mallory", "", "", "not a collaborator"),
+	refusedCommenter("Bot actor (type Bot) with write permission", "helperbot", "Bot", "write", "bot"),
+	refusedCommenter("login ending in [bot] (type User) with write permission", "mallory[bot]", "User", "write", "bot"),
+	ignoredComment("agentfix's own comment", "created", "github-actions[bot]", "<!-- agentfix:status -->\n/agent fix", "", false),
+	ignoredComment("/agent check inside a quote", "created", "alice", "> /agent check\nI would not run that.", "", true),
+	ignoredComment("/agent check inside a code block", "created", "alice", "Try:\n```\n/agent check\n```\n", "", true),
+	ignoredComment("edited comment", "edited", "alice", "/agent check", "", true),
+	{"fork PR without allow_forks", "refused: the reply says fork; nothing checked out or run", func(t *testing.T, c *check) {
+		w := newWorld(t, fixedProject)
+		n := w.forkPR()
+		r := w.run("issue_comment", commentPayload("created", n, true, "alice", "", "/agent check"))
+		c.must(r, r.code == 0 && r.outputs["result"] == "refused", "want exit 0 and refused, got exit %d %q", r.code, r.outputs["result"])
+		reply := w.replyTo(n)
+		c.must(r, strings.Contains(reply, "fork"), "the reply does not say fork:\n%s", reply)
+		c.must(r, len(w.ollama.Requests()) == 0, "the fork's code reached the loop")
+		c.see("exit 0 refused; reply: %q", statusLine(reply, "fork"))
+		c.nothingChanged(w, r)
+	}},
+	{".git/config holds an extraheader when running PR code", "refused (exit 2) before the fork's code runs: persist-credentials: false is asked for", func(t *testing.T, c *check) {
+		w := newWorld(t, fixedProject)
+		w.config("triggers:\n  allow_forks: true\n")
+		n := w.forkPR()
+		gitT(t, w.ws, nil, "config", "--local", "http.https://github.com/.extraheader", "AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX3g=")
+		r := w.run("issue_comment", commentPayload("created", n, true, "alice", "", "/agent check"))
+		c.must(r, r.code == 2 && strings.Contains(r.stderr, "persist-credentials: false"), "want exit 2 asking for persist-credentials: false")
+		c.must(r, len(w.ollama.Requests()) == 0, "the fork's code reached the loop")
+		st := w.status(n)
+		c.must(r, strings.Contains(st, "persist-credentials"), "the status comment does not say why:\n%s", st)
+		c.must(r, gitOut(w.ws, "rev-parse", "HEAD") == gitOut(w.bare, "rev-parse", "main"), "the fork's head was checked out")
+		c.see("exit 2; status: %q", statusLine(st, "persist-credentials"))
+		c.nothingChanged(w, r)
+	}},
+}
+
+// forkPR opens a PR from mallory/calc whose head (buggy calc.go) is
+// reachable as refs/pull/N/head, as GitHub serves it.
+func (w *world) forkPR() int {
+	w.t.Helper()
+	w.gh.AddRepo("mallory/calc", "main")
+	w.gh.SetBranch("mallory/calc", "evil", "1111111111111111111111111111111111111111")
+	n := w.gh.AddPR(repoName, githubfake.Issue{Title: "Refactor from a fork", User: "mallory",
+		PR: &githubfake.PullRequest{Head: "evil", HeadRepo: "mallory/calc", HeadSHA: "1111111111111111111111111111111111111111"}})
+	w.humanPRs++
+	head := w.pushBranch("tmp-fork-head", map[string]string{"calc.go": project["calc.go"]})
+	gitT(w.t, w.bare, nil, "update-ref", "refs/pull/"+itoa(n)+"/head", head)
+	gitT(w.t, w.bare, nil, "update-ref", "-d", "refs/heads/tmp-fork-head")
+	return n
+}

@@ -1,0 +1,217 @@
+package hardening
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agentfix/agentfix/internal/ollamafake"
+)
+
+// withTest is the project with calc_test.go replaced.
+func withTest(test string) map[string]string {
+	return map[string]string{"go.mod": project["go.mod"], "calc.go": project["calc.go"], "calc_test.go": test}
+}
+
+// hangingTest hangs when Add is wrong (when !fixed) or right (when fixed),
+// after writing its pid to pidFile.
+func hangingTest(pidFile string, whenFixed bool) string {
+	cond := "got != 5"
+	if whenFixed {
+		cond = "got == 5"
+	}
+	return fmt.Sprintf(`package calc
+
+import (
+	"os"
+	"strconv"
+	"testing"
+	"time"
+)
+
+func TestAdd(t *testing.T) {
+	if got := Add(2, 3); %s {
+		os.WriteFile(%q, []byte(strconv.Itoa(os.Getpid())), 0o644)
+		time.Sleep(time.Hour)
+	}
+	if got := Add(2, 3); got != 5 {
+		t.Fatalf("Add(2, 3) = %%d, want 5", got)
+	}
+}
+`, cond, pidFile)
+}
+
+// alive reports whether the process in pidFile still runs (a zombie
+// waiting for its reaper counts as gone).
+func alive(pidFile string) (int, bool) {
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		return 0, false
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	if pid <= 0 {
+		return 0, false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return pid, false
+	}
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	return pid, len(f) > 0 && f[0] != "Z" && f[0] != "X"
+}
+
+// gone waits up to two seconds for the process in pidFile to end.
+func gone(pidFile string) (int, bool) {
+	for i := 0; i < 20; i++ {
+		pid, ok := alive(pidFile)
+		if !ok {
+			return pid, true
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	pid, _ := alive(pidFile)
+	return pid, false
+}
+
+// waitFile waits up to d for path to exist.
+func waitFile(path string, d time.Duration) bool {
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if b, err := os.ReadFile(path); err == nil && len(b) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+var processFaults = []scenario{
+	{"process: test hang", "killed with its process group after verify.timeout; the fix passes; fixed, one PR", func(t *testing.T, c *check) {
+		pidFile := filepath.Join(t.TempDir(), "pid")
+		w := newWorld(t, withTest(hangingTest(pidFile, false)))
+		w.config("verify:\n  timeout: 8s\n")
+		n, r := fixIssue(w)
+		c.wantFixed(w, r, n)
+		pid, ok := gone(pidFile)
+		c.must(r, pid > 0, "the hanging test never ran")
+		c.must(r, ok, "the hanging test (pid %d) still runs", pid)
+		c.must(r, strings.Contains(r.summary, "timed out"), "the step summary does not say the checks timed out:\n%s", r.summary)
+		c.see("exit 0 fixed; hanging test pid %d killed; before: %q", pid, statusLine(r.summary, "timed out"))
+		c.settle(w, r, outcome{diff: true, session: "fix-issue", agentBranches: 1})
+	}},
+	{"process: 50 MB of test output", "output capped: agentfix stays under 100 MB, PR body, comment and session record stay small; fixed, one PR", func(t *testing.T, c *check) {
+		w := newWorld(t, withTest(`package calc
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestAdd(t *testing.T) {
+	if got := Add(2, 3); got != 5 {
+		line := strings.Repeat("x", 1023) + "\n"
+		for i := 0; i < 50*1024; i++ {
+			os.Stdout.WriteString(line)
+		}
+		t.Fatalf("Add(2, 3) = %d, want 5", got)
+	}
+}
+`))
+		n, r := fixIssue(w)
+		c.wantFixed(w, r, n)
+		prs := w.gh.PullRequests(repoName, "")
+		var recSize int64
+		for _, p := range w.sessionPaths("fix-issue") {
+			if fi, err := os.Stat(p); err == nil {
+				recSize += fi.Size()
+			}
+		}
+		c.must(r, len(prs) == 1 && len(prs[0].Body) <= 65536, "PR body too big")
+		c.must(r, recSize < 4<<20, "session record is %d bytes", recSize)
+		c.must(r, r.ownRSS > 0 && r.ownRSS < 100<<20, "agentfix peaked at %d MB", r.ownRSS>>20)
+		c.see("exit 0 fixed; PR body %d KB, status %d KB, session record %d KB; peak RSS agentfix ≈%d MB, largest child (go) %d MB",
+			len(prs[0].Body)>>10, len(w.status(n))>>10, recSize>>10, r.ownRSS>>20, r.maxRSS>>20)
+		c.settle(w, r, outcome{diff: true, session: "fix-issue", agentBranches: 1})
+	}},
+	{"process: SIGTERM during the model request", "the request is cancelled; exit non-zero at once; status posted; session record kept; nothing pushed", func(t *testing.T, c *check) {
+		w := newWorld(t, nil)
+		var run atomic.Pointer[running]
+		var signalled atomic.Int64
+		w.ollama.Script(model, ollamafake.Text(planJSON), ollamafake.Reply{Content: "```diff\n" + fixDiff + "```\n", Started: func() {
+			for run.Load() == nil {
+				time.Sleep(10 * time.Millisecond)
+			}
+			signalled.Store(time.Now().UnixNano())
+			run.Load().cmd.Process.Signal(syscall.SIGTERM)
+		}}.Slowly(time.Second))
+		n := w.addIssue()
+		rn := w.start("issues", labeledPayload(n, "alice"))
+		run.Store(rn)
+		r := rn.wait()
+		after := time.Since(time.Unix(0, signalled.Load()))
+		c.must(r, signalled.Load() != 0, "the model request never started")
+		c.must(r, r.code != 0, "exit 0 after SIGTERM")
+		c.must(r, after < 10*time.Second, "agentfix took %s to stop after SIGTERM", after)
+		c.must(r, len(w.ollama.Chats()) == 2, "the cancelled request was retried: %d chats", len(w.ollama.Chats()))
+		st := w.status(n)
+		c.must(r, strings.Contains(st, "Not fixed"), "the status comment does not say how the run ended:\n%s", st)
+		c.must(r, len(w.gh.PullRequests(repoName, "")) == 0, "a PR was opened")
+		c.see("exit %d %s %s after SIGTERM; status: %q", r.code, r.outputs["result"], after.Round(100*time.Millisecond), statusLine(st, "Not fixed"))
+		c.settle(w, r, outcome{session: "fix-issue"})
+	}},
+	{"process: SIGTERM during the tests", "the test process group is killed; exit non-zero; status posted; session record kept; nothing pushed", func(t *testing.T, c *check) {
+		pidFile := filepath.Join(t.TempDir(), "pid")
+		w := newWorld(t, withTest(hangingTest(pidFile, true)))
+		n := w.addIssue()
+		rn := w.start("issues", labeledPayload(n, "alice"))
+		if !waitFile(pidFile, 60*time.Second) {
+			rn.cmd.Process.Kill()
+			c.must(rn.wait(), false, "the fixed test never started")
+		}
+		signalled := time.Now()
+		rn.cmd.Process.Signal(syscall.SIGTERM)
+		r := rn.wait()
+		after := time.Since(signalled)
+		pid, ok := gone(pidFile)
+		c.must(r, ok, "the test (pid %d) still runs after agentfix exited", pid)
+		c.must(r, r.code != 0, "exit 0 after SIGTERM")
+		st := w.status(n)
+		c.must(r, strings.Contains(st, "Not fixed"), "the status comment does not say how the run ended:\n%s", st)
+		c.must(r, len(w.gh.PullRequests(repoName, "")) == 0, "a PR was opened")
+		out, _ := os.ReadFile(filepath.Join(w.ws, "calc.go"))
+		c.must(r, string(out) == project["calc.go"], "the work tree was not restored")
+		c.see("exit %d %s %s after SIGTERM; test pid %d killed; status: %q", r.code, r.outputs["result"], after.Round(100*time.Millisecond), pid, statusLine(st, "Not fixed"))
+		c.settle(w, r, outcome{diff: true, session: "fix-issue"})
+	}},
+	{"process: disk full writing the session record", "reported once in the log; the fix is not lost for the record: committed, exit 0", func(t *testing.T, c *check) {
+		// The action names its record itself (unique per loop), so this
+		// row runs agentfix fix with --session on /dev/full, whose every
+		// write fails with ENOSPC.
+		w := newWorld(t, nil)
+		cmd := exec.Command(bin, "fix", "--repo", w.ws, "--task", "Add returns the wrong sum: Add(2, 3) gives -1.", "--session", "/dev/full")
+		cmd.Env = append(baseEnv(), "OLLAMA_HOST="+w.ollama.URL, "AGENTFIX_MODEL="+model, "GIT_AUTHOR_NAME=Alice", "GIT_AUTHOR_EMAIL=alice@example.com",
+			"GIT_COMMITTER_NAME=Alice", "GIT_COMMITTER_EMAIL=alice@example.com", "GITHUB_TOKEN="+token)
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		r := &result{stdout: stdout.String(), stderr: stderr.String()}
+		if ee, ok := err.(*exec.ExitError); ok {
+			r.code = ee.ExitCode()
+		}
+		msg := logged(r, "no space left on device")
+		c.must(r, msg != "", "the full disk was not reported")
+		c.must(r, strings.Count(r.stderr, "no space left on device") == 1, "the full disk was reported %d times", strings.Count(r.stderr, "no space left on device"))
+		c.must(r, r.code == 0 && strings.Contains(r.stdout, "fixed in 1 round"), "want exit 0 and fixed, got exit %d", r.code)
+		branch := strings.TrimSpace(gitOut(w.ws, "branch", "--list", "agent-fix/local-*", "--format=%(refname:short)"))
+		c.must(r, branch != "" && gitOut(w.ws, "show", branch+":calc.go")+"\n" == fixedCalc, "the fix was not committed on a local branch")
+		c.see("exit 0 fixed, committed on %s; %q", branch, msg)
+		c.settle(w, r, outcome{})
+	}},
+}

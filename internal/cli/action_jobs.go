@@ -61,8 +61,17 @@ func (a *actionRun) checkPR(ctx context.Context) error {
 	if pr.Fork {
 		ref = fmt.Sprintf("refs/pull/%d/head", pr.Number)
 	}
-	if _, err := a.pub.CheckoutBranch(ctx, ref); err != nil {
+	tip, err := a.pub.CheckoutBranch(ctx, ref)
+	if err != nil {
 		return fmt.Errorf("check: workspace: %w", err)
+	}
+	// The permission check approved the PR as the API showed it; code
+	// pushed since then was not approved by anyone.
+	if pr.HeadSHA != "" && tip != pr.HeadSHA {
+		a.rep.Result = report.Refused
+		a.rep.Reason = fmt.Sprintf("the head of #%d moved from %.12s to %.12s while agentfix was starting; comment the command again to check the new commits", a.job.Number, pr.HeadSHA, tip)
+		a.status(ctx, report.StageDone)
+		return nil
 	}
 	cmds := a.cfg.Verify.Commands
 	if a.job.Task != "" {

@@ -120,13 +120,13 @@ func (w *world) pushMain(files map[string]string) {
 // mallory/calc.
 func (w *world) forkPR() int {
 	w.t.Helper()
-	w.gh.AddRepo("mallory/calc", "main")
-	w.gh.SetBranch("mallory/calc", "evil", "1111111111111111111111111111111111111111")
-	n := w.gh.AddPR(repoName, githubfake.Issue{Title: "Refactor from a fork", User: "mallory",
-		PR: &githubfake.PullRequest{Head: "evil", HeadRepo: "mallory/calc", HeadSHA: "1111111111111111111111111111111111111111"}})
 	head := w.pushBranch("tmp-fork-head", map[string]string{"calc.go": project["calc.go"]})
-	gitT(w.t, w.bare, nil, "update-ref", "refs/pull/"+itoa(n)+"/head", head)
 	gitT(w.t, w.bare, nil, "update-ref", "-d", "refs/heads/tmp-fork-head")
+	w.gh.AddRepo("mallory/calc", "main")
+	w.gh.SetBranch("mallory/calc", "evil", head)
+	n := w.gh.AddPR(repoName, githubfake.Issue{Title: "Refactor from a fork", User: "mallory",
+		PR: &githubfake.PullRequest{Head: "evil", HeadRepo: "mallory/calc", HeadSHA: head}})
+	gitT(w.t, w.bare, nil, "update-ref", "refs/pull/"+itoa(n)+"/head", head)
 	return n
 }
 

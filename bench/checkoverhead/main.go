@@ -30,15 +30,16 @@ func main() {
 		logs  = flag.Int("logs", 100, "t.Log lines per test")
 		lines = flag.Int("lines", 100000, "lines the chatty package prints (100 bytes each)")
 		runs  = flag.Int("runs", 5, "runs of each way, alternating")
+		keep  = flag.String("keep", "", "only write the suite and agentfix to `DIR` (to profile them by hand)")
 	)
 	flag.Parse()
-	if err := run(*pkgs, *tests, *sleep, *logs, *lines, *runs); err != nil {
+	if err := run(*pkgs, *tests, *sleep, *logs, *lines, *runs, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "checkoverhead:", err)
 		os.Exit(1)
 	}
 }
 
-func run(pkgs, tests int, sleep time.Duration, logs, lines, runs int) error {
+func run(pkgs, tests int, sleep time.Duration, logs, lines, runs int, keep string) error {
 	work, err := os.MkdirTemp("", "checkoverhead-")
 	if err != nil {
 		return err
@@ -54,45 +55,59 @@ func run(pkgs, tests int, sleep time.Duration, logs, lines, runs int) error {
 	}
 	direct := []string{"go", "test", "-count=1", "./..."}
 	viaCheck := append([]string{agentfix, "check", "--quiet", "--repo", suite, "--"}, direct...)
+	if keep != "" {
+		os.RemoveAll(keep)
+		if err := os.Rename(work, keep); err != nil {
+			return err
+		}
+		fmt.Printf("suite in %s, agentfix in %s\n", filepath.Join(keep, "suite"), filepath.Join(keep, "agentfix"))
+		return nil
+	}
 
 	// Warm the build cache so both ways only link and run.
 	if _, err := timed(suite, direct); err != nil {
 		return err
 	}
-	var d, c []time.Duration
+	var d, c, dcpu, ccpu []time.Duration
 	for i := 0; i < runs; i++ {
-		td, err := timed(suite, direct)
+		sd, err := timed(suite, direct)
 		if err != nil {
 			return err
 		}
-		tc, err := timed(suite, viaCheck)
+		sc, err := timed(suite, viaCheck)
 		if err != nil {
 			return err
 		}
-		d, c = append(d, td), append(c, tc)
-		fmt.Printf("run %d: direct %.2fs, agentfix check %.2fs\n", i+1, td.Seconds(), tc.Seconds())
+		d, c = append(d, sd.wall), append(c, sc.wall)
+		dcpu, ccpu = append(dcpu, sd.cpu), append(ccpu, sc.cpu)
+		fmt.Printf("run %d: direct %.2fs (cpu %.2fs), agentfix check %.2fs (cpu %.2fs)\n", i+1, sd.wall.Seconds(), sd.cpu.Seconds(), sc.wall.Seconds(), sc.cpu.Seconds())
 	}
 	md, mc := median(d), median(c)
 	fmt.Printf("\nsuite: %d packages x %d tests (%s each, %d log lines), plus %d lines of output; %d runs each, alternating\n",
 		pkgs, tests, sleep, logs, lines, runs)
-	fmt.Printf("direct:          %-40s median %.2fs (min %.2fs)\n", strings.Join(direct, " "), md.Seconds(), minOf(d).Seconds())
-	fmt.Printf("agentfix check:  %-40s median %.2fs (min %.2fs)\n", "check --quiet -- "+strings.Join(direct, " "), mc.Seconds(), minOf(c).Seconds())
-	fmt.Printf("overhead: %+.1f%% of the median (%+.2fs); goal <= 5%%\n", 100*(mc.Seconds()-md.Seconds())/md.Seconds(), (mc - md).Seconds())
+	fmt.Printf("direct:          %-40s median %.2fs (min %.2fs), cpu %.2fs\n", strings.Join(direct, " "), md.Seconds(), minOf(d).Seconds(), median(dcpu).Seconds())
+	fmt.Printf("agentfix check:  %-40s median %.2fs (min %.2fs), cpu %.2fs\n", "check --quiet -- "+strings.Join(direct, " "), mc.Seconds(), minOf(c).Seconds(), median(ccpu).Seconds())
+	fmt.Printf("overhead: wall %+.1f%% of the median (%+.2fs), min %+.1f%%, cpu %+.2fs; goal <= 5%% wall\n",
+		pct(md, mc), (mc - md).Seconds(), pct(minOf(d), minOf(c)), (median(ccpu) - median(dcpu)).Seconds())
 	return nil
 }
 
-// timed runs argv in dir and returns its wall time. agentfix check exits 1
-// when the suite fails, which the generated suite never does.
-func timed(dir string, argv []string) (time.Duration, error) {
+// sample is one run: wall time, and CPU time of the process and all its
+// descendants (less sensitive than wall time to a busy machine).
+type sample struct{ wall, cpu time.Duration }
+
+// timed runs argv in dir. agentfix check exits 1 when the suite fails,
+// which the generated suite never does.
+func timed(dir string, argv []string) (sample, error) {
 	cmd := exec.CommandContext(context.Background(), argv[0], argv[1:]...)
 	cmd.Dir = dir
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	took := time.Since(start)
 	if err != nil {
-		return 0, fmt.Errorf("%s: %v\n%s", strings.Join(argv, " "), err, tail(string(out), 2000))
+		return sample{}, fmt.Errorf("%s: %v\n%s", strings.Join(argv, " "), err, tail(string(out), 2000))
 	}
-	return took, nil
+	return sample{took, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}, nil
 }
 
 // writeSuite writes a module with pkgs packages of tests tests each, and a
@@ -157,4 +172,8 @@ func tail(s string, n int) string {
 		return s
 	}
 	return s[len(s)-n:]
+}
+
+func pct(base, x time.Duration) float64 {
+	return 100 * (x.Seconds() - base.Seconds()) / base.Seconds()
 }

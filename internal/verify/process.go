@@ -48,6 +48,7 @@ func (p *proc) run(ctx context.Context) (procResult, error) {
 	if err != nil {
 		return procResult{}, fmt.Errorf("create output pipe: %w", err)
 	}
+	growPipe(pw)
 	cmd := exec.CommandContext(ctx, p.argv[0], p.argv[1:]...)
 	cmd.Dir = p.dir
 	cmd.Env = append(append([]string(nil), p.env...), p.marker)
@@ -72,7 +73,9 @@ func (p *proc) run(ctx context.Context) (procResult, error) {
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
-		io.Copy(p.out, pr)
+		// A large buffer (and pipe, see growPipe) means fewer reads and
+		// context switches for chatty suites.
+		io.CopyBuffer(onlyWriter{p.out}, pr, make([]byte, 256<<10))
 	}()
 
 	// SIGKILL the group once the grace period after SIGTERM is over.
@@ -129,3 +132,7 @@ func signalGroup(pgid int, sig syscall.Signal) error {
 	}
 	return err
 }
+
+// onlyWriter hides any ReadFrom of the writer, so io.CopyBuffer uses the
+// given buffer.
+type onlyWriter struct{ io.Writer }

@@ -15,6 +15,16 @@ func sysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
+// growPipe asks for a 1 MiB pipe buffer (the default is 64 KiB); failure
+// only costs speed.
+func growPipe(f *os.File) {
+	if sc, err := f.SyscallConn(); err == nil {
+		sc.Control(func(fd uintptr) {
+			syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_SETPIPE_SZ, 1<<20)
+		})
+	}
+}
+
 // killMarked kills every process whose environment holds marker: the
 // descendants of a verify command that escaped its process group (setsid,
 // double fork). Processes are stopped first so they cannot fork while we

@@ -2,7 +2,10 @@
 
 package verify
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
 // sysProcAttr puts the command in its own process group.
 func sysProcAttr() *syscall.SysProcAttr {
@@ -12,3 +15,6 @@ func sysProcAttr() *syscall.SysProcAttr {
 // killMarked is Linux-only (it reads /proc); elsewhere the process group
 // kill is all there is.
 func killMarked(string) {}
+
+// growPipe keeps the system's pipe size.
+func growPipe(*os.File) {}

@@ -222,9 +222,9 @@ func speed(corpus string, qs []labelled) error {
 		return err
 	}
 	grep := func() *exec.Cmd { return exec.Command("git", "-C", corpus, "grep", "-c", "func") }
-	gt, grss := timed(grep)
-	fmt.Printf("speed (median of 3 warm runs, wall time; peak RSS):\n")
-	fmt.Printf("  git grep -c func            %6d ms  %4d MB\n", gt.Milliseconds(), grss>>20)
+	gt, gcpu, grss := timed(grep)
+	fmt.Printf("speed (median of 3 warm runs: wall time, CPU time (user+sys); peak RSS):\n")
+	fmt.Printf("  git grep -c func            %6d ms  %6d ms CPU  %4d MB\n", gt.Milliseconds(), gcpu.Milliseconds(), grss>>20)
 	for _, kind := range []string{"test", "issue"} {
 		var q labelled
 		for _, x := range qs {
@@ -240,19 +240,20 @@ func speed(corpus string, qs []labelled) error {
 		f.WriteString(q.query)
 		f.Close()
 		defer os.Remove(f.Name())
-		bt, brss := timed(func() *exec.Cmd {
+		bt, bcpu, brss := timed(func() *exec.Cmd {
 			return exec.Command(self, "-repo", corpus, "-query-file", f.Name(), "-budget", "8192", "-quiet")
 		})
-		fmt.Printf("  Build, %-5s query, 8k      %6d ms  %4d MB   %.2fx git grep\n", kind, bt.Milliseconds(), brss>>20, float64(bt)/float64(gt))
+		fmt.Printf("  Build, %-5s query, 8k      %6d ms  %6d ms CPU  %4d MB   %.2fx git grep (wall), %.2fx (CPU)\n",
+			kind, bt.Milliseconds(), bcpu.Milliseconds(), brss>>20, float64(bt)/float64(gt), float64(bcpu)/float64(gcpu))
 	}
 	fmt.Println()
 	return nil
 }
 
-// timed runs the command four times and returns the median wall time of
-// the last three and the largest peak RSS.
-func timed(mk func() *exec.Cmd) (time.Duration, int64) {
-	var ds []time.Duration
+// timed runs the command four times and returns the median wall and CPU
+// times of the last three and the largest peak RSS.
+func timed(mk func() *exec.Cmd) (time.Duration, time.Duration, int64) {
+	var ds, cpus []time.Duration
 	var rss int64
 	for k := 0; k < 4; k++ {
 		cmd := mk()
@@ -268,8 +269,10 @@ func timed(mk func() *exec.Cmd) (time.Duration, int64) {
 		}
 		if k > 0 {
 			ds = append(ds, d)
+			cpus = append(cpus, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
 		}
 	}
 	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-	return ds[len(ds)/2], rss
+	sort.Slice(cpus, func(i, j int) bool { return cpus[i] < cpus[j] })
+	return ds[len(ds)/2], cpus[len(cpus)/2], rss
 }

@@ -7,14 +7,15 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // structureTop is how many of the best candidates have their calls followed.
 const structureTop = 5
 
 // structure raises the files of the same package that the best candidates'
-// relevant functions call into: a bug reported against a function often
-// lives in a helper it calls.
+// relevant functions call into (a bug reported against a function often
+// lives in a helper it calls) and, less, the files that call them.
 func (r *Ranking) structure() {
 	if len(r.order) == 0 {
 		return
@@ -35,13 +36,20 @@ func (r *Ranking) structure() {
 			continue
 		}
 		w := 0.3 * r.score[i] / topScore
-		defs := r.dirDefs(path.Dir(r.ix.paths[i]))
+		files := r.dirFiles(path.Dir(r.ix.paths[i]))
+		defs := dirDefs(files)
 		for _, s := range r.relevantSymbols(i, o) {
 			for _, c := range s.callees {
 				for _, j := range defs[c] {
 					if j != i && !isTestFile(r.ix.paths[j]) {
 						add[j] = math.Max(add[j], w)
 					}
+				}
+			}
+			call := []byte(s.name + "(")
+			for _, f := range files {
+				if f.i != i && !isTestFile(r.ix.paths[f.i]) && bytes.Contains(f.src, call) {
+					add[f.i] = math.Max(add[f.i], w/2)
 				}
 			}
 		}
@@ -101,37 +109,44 @@ func (r *Ranking) bestBlock() float64 {
 	return r.best
 }
 
-// dirDefs maps the names defined in the files of dir (not below it) to
-// those files, reading them again: only the directories of the best
-// candidates are read.
-func (r *Ranking) dirDefs(dir string) map[string][]int {
-	out := map[string][]int{}
-	lo := sort.SearchStrings(r.ix.paths, dir+"/")
-	if dir == "." {
-		lo = 0
+// dirFile is a file of one directory, read again for the structure pass.
+type dirFile struct {
+	i   int
+	src []byte
+}
+
+// dirFiles reads the indexed files of dir (not below it): only the
+// directories of the best candidates are read.
+func (r *Ranking) dirFiles(dir string) []dirFile {
+	var out []dirFile
+	lo := 0
+	if dir != "." {
+		lo = sort.SearchStrings(r.ix.paths, dir+"/")
 	}
 	for i := lo; i < len(r.ix.paths); i++ {
 		p := r.ix.paths[i]
-		if path.Dir(p) != dir {
-			if dir != "." {
-				if len(p) <= len(dir) || p[:len(dir)+1] != dir+"/" {
-					break // past the directory in sorted order
-				}
-			}
+		if dir != "." && !strings.HasPrefix(p, dir+"/") {
+			break // past the directory in sorted order
+		}
+		if path.Dir(p) != dir || r.scans[i].skip != indexed {
 			continue
 		}
-		if r.scans[i].skip != indexed {
-			continue
+		if src, err := os.ReadFile(filepath.Join(r.ix.root, p)); err == nil {
+			out = append(out, dirFile{i, src})
 		}
-		src, err := os.ReadFile(filepath.Join(r.ix.root, p))
-		if err != nil {
-			continue
-		}
-		for _, line := range bytes.Split(src, []byte{'\n'}) {
+	}
+	return out
+}
+
+// dirDefs maps the names defined in files to the files.
+func dirDefs(files []dirFile) map[string][]int {
+	out := map[string][]int{}
+	for _, f := range files {
+		for _, line := range bytes.Split(f.src, []byte{'\n'}) {
 			line = skipBlanks(line)
 			if len(line) > 0 && defStart[line[0]] {
 				if name := defName(line); name != nil {
-					out[string(name)] = append(out[string(name)], i)
+					out[string(name)] = append(out[string(name)], f.i)
 				}
 			}
 		}

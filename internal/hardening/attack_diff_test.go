@@ -19,8 +19,12 @@ func badDiff(name, diff, target, reason string, setup func(w *world)) scenario {
 		}
 		w.env["INPUT_MAX_ROUNDS"] = "2"
 		w.answerWith(diff)
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(w.tmp, target)
+		}
+		os.Remove(target)
 		n, r := fixIssue(w)
-		c.must(r, absent(filepath.Join(w.tmp, target)), "%s was written", target)
+		c.must(r, absent(target), "%s was written", target)
 		c.must(r, r.code == 1 && r.outputs["result"] == "not-fixed", "want exit 1 and not-fixed, got exit %d %q", r.code, r.outputs["result"])
 		why := logged(r, "not applied")
 		c.must(r, strings.Contains(why, reason), "the log does not give the reason %q:\n%s", reason, tail(r.stderr, 4000))
@@ -47,6 +51,7 @@ func newFile(path string, lines ...string) string {
 
 var diffAttacks = []scenario{
 	badDiff("model diff writing outside the repo", newFile("../escape.txt", "pwned"), "escape.txt", "'..'", nil),
+	badDiff("model diff writing to an absolute path", "--- /dev/null\n+++ /tmp/agentfix-hardening-pwned\n@@ -0,0 +1 @@\n+pwned\n", "/tmp/agentfix-hardening-pwned", "absolute", nil),
 	badDiff("model diff writing into .git/", newFile(".git/hooks/pre-commit", "#!/bin/sh", "touch /tmp/pwned"), "workspace/.git/hooks/pre-commit", ".git", nil),
 	badDiff("model diff writing into .github/workflows/", newFile(".github/workflows/pwn.yml", "on: push", "jobs: {}"), "workspace/.github/workflows/pwn.yml", "workflows", nil),
 	badDiff("model diff writing through a symlink", newFile("docs/pwned.txt", "pwned"), "outside/pwned.txt", "symlink", func(w *world) {

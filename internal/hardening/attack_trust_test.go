@@ -55,6 +55,7 @@ var trustAttacks = []scenario{
 	ignoredComment("agentfix's own comment", "created", "github-actions[bot]", "<!-- agentfix:status -->\n/agent fix", "", false),
 	ignoredComment("/agent check inside a quote", "created", "alice", "> /agent check\nI would not run that.", "", true),
 	ignoredComment("/agent check inside a code block", "created", "alice", "Try:\n```\n/agent check\n```\n", "", true),
+	ignoredComment("/agent check hidden in an HTML comment", "created", "alice", "Looks good.\n<!--\n/agent check\n-->\n", "", true),
 	ignoredComment("edited comment", "edited", "alice", "/agent check", "", true),
 	{"fork PR without allow_forks", "refused: the reply says fork; nothing checked out or run", func(t *testing.T, c *check) {
 		w := newWorld(t, fixedProject)

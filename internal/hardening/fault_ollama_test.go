@@ -83,6 +83,16 @@ var ollamaFaults = []scenario{
 		c.see("exit 0 fixed; %q", retry)
 		c.settle(w, r, outcome{diff: true, session: "fix-issue", agentBranches: 1})
 	}},
+	{"ollama: stream cut at a line (no done chunk)", "retried after 1 s; fixed, one PR", func(t *testing.T, c *check) {
+		w := newWorld(t, nil)
+		w.ollama.Script(model, ollamafake.Text(planJSON), ollamafake.CutAtLine("```diff\n"+fixDiff+"```\n"))
+		n, r := fixIssue(w)
+		c.wantFixed(w, r, n)
+		retry := logged(r, "attempt 1 failed")
+		c.must(r, retry != "", "no retry logged")
+		c.see("exit 0 fixed; %q", retry)
+		c.settle(w, r, outcome{diff: true, session: "fix-issue", agentBranches: 1})
+	}},
 	{"ollama: error line inside a 200 stream", "retried after 1 s; fixed, one PR", func(t *testing.T, c *check) {
 		w := newWorld(t, nil)
 		w.ollama.Script(model, ollamafake.Text(planJSON), ollamafake.ErrorLine("```diff\n"+fixDiff+"```\n", "model runner has unexpectedly stopped"))

@@ -95,7 +95,7 @@ var processFaults = []scenario{
 	{"process: test hang", "killed with its process group after verify.timeout; the fix passes; fixed, one PR", func(t *testing.T, c *check) {
 		pidFile := filepath.Join(t.TempDir(), "pid")
 		w := newWorld(t, withTest(hangingTest(pidFile, false)))
-		w.config("verify:\n  timeout: 8s\n")
+		w.config("verify:\n  timeout: 15s\n")
 		n, r := fixIssue(w)
 		c.wantFixed(w, r, n)
 		pid, ok := gone(pidFile)

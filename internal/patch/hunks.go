@@ -56,14 +56,17 @@ func placeHunks(t text, e *edit, name string, ks []int, offset int) (text, []str
 			probs = append(probs, problem(e, k, name, "it only adds lines, so there is nothing to find its place by; include two or three unchanged lines before and after the addition"))
 			continue
 		}
-		want := -1
+		var wants []int
 		if h.claim > 0 {
-			want = h.claim - 1 + offset
+			wants = append(wants, h.claim-1)
+			if offset != 0 {
+				wants = append(wants, h.claim-1+offset)
+			}
 		}
-		r := locate(t.lines, pat, want, spans)
+		r := locate(t.lines, pat, wants, spans)
 		if r.failed {
 			if th, ok := trimBlankEdges(h); ok {
-				if r2 := locate(t.lines, th.oldSide(), want, spans); !r2.failed {
+				if r2 := locate(t.lines, th.oldSide(), wants, spans); !r2.failed {
 					*h, r = th, r2
 					pat = h.oldSide()
 					repairs = append(repairs, what+": dropped blank context lines that are not in the file")
@@ -72,8 +75,8 @@ func placeHunks(t text, e *edit, name string, ks []int, offset int) (text, []str
 		}
 		// The reading by the header's counts is only trusted where the
 		// header's line number agrees too, as in a diff a tool wrote.
-		if a := h.alt; r.failed && a != nil && a.changes() && len(a.oldSide()) > 0 && want >= 0 {
-			if r2 := locate(t.lines, a.oldSide(), want, spans); !r2.failed && r2.pos == want {
+		if a := h.alt; r.failed && a != nil && a.changes() && len(a.oldSide()) > 0 && len(wants) > 0 {
+			if r2 := locate(t.lines, a.oldSide(), wants, spans); !r2.failed && r2.pos == wants[0] {
 				*h, r = *h.alt, r2
 				pat = h.oldSide()
 				repairs = append(repairs, what+": read by the counts in its header; the lines after them are not part of it")

@@ -32,12 +32,14 @@ type locateResult struct {
 	failed    bool
 }
 
-// locate finds pat in lines: exactly at the claimed position (0-based,
-// negative when unknown), then exactly anywhere, then ignoring trailing
-// whitespace and CR. Several matches are resolved only by a unique nearest
-// one close to a claim; otherwise the hunk is ambiguous: never guess. Places overlapping taken
-// spans are not candidates.
-func locate(lines, pat []string, want int, taken []span) locateResult {
+// locate finds pat in lines: exactly at an expected position (0-based:
+// the header's claim, and the claim moved by the offset earlier hunks were
+// found at), then exactly anywhere, then ignoring trailing whitespace and
+// CR. Several matches are resolved only when exactly one lies within
+// claimSlack lines of an expected position; otherwise the hunk is
+// ambiguous: never guess. Places overlapping taken spans are not
+// candidates.
+func locate(lines, pat []string, wants []int, taken []span) locateResult {
 	free := func(p int) bool {
 		for _, t := range taken {
 			if (span{p, len(pat)}).overlaps(t) {
@@ -50,8 +52,17 @@ func locate(lines, pat []string, want int, taken []span) locateResult {
 		func(a, b string) bool { return a == b },
 		func(a, b string) bool { return loose(a) == loose(b) },
 	} {
-		if want >= 0 && matchAt(lines, pat, want, eq) && free(want) {
-			return locateResult{pos: want, level: level}
+		var at []int
+		for _, w := range wants {
+			if matchAt(lines, pat, w, eq) && free(w) && !contains(at, w) {
+				at = append(at, w)
+			}
+		}
+		if len(at) == 1 {
+			return locateResult{pos: at[0], level: level}
+		}
+		if len(at) > 1 {
+			return locateResult{failed: true, ambiguous: at}
 		}
 		var cands []int
 		for p := 0; p+len(pat) <= len(lines); p++ {
@@ -62,12 +73,25 @@ func locate(lines, pat []string, want int, taken []span) locateResult {
 		if len(cands) == 0 {
 			continue
 		}
-		if p, ok := nearest(cands, want); ok {
+		if p, ok := nearest(cands, wants); ok {
 			return locateResult{pos: p, level: level}
 		}
 		return locateResult{failed: true, ambiguous: cands}
 	}
+	want := -1
+	if len(wants) > 0 {
+		want = wants[0]
+	}
 	return locateResult{failed: true, hint: nearMiss(lines, pat, want)}
+}
+
+func contains(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }
 
 func matchAt(lines, pat []string, p int, eq func(a, b string) bool) bool {
@@ -82,34 +106,29 @@ func matchAt(lines, pat []string, p int, eq func(a, b string) bool) bool {
 	return true
 }
 
-// claimSlack is how far from the claimed line a match among several may
+// claimSlack is how far from an expected line a match among several may
 // be and still win: a header a few lines off is a miscount, one further off
 // says nothing about which of several equal places was meant.
 const claimSlack = 3
 
-// nearest picks the only candidate, or among several the one nearest to
-// want if it is within claimSlack lines and strictly nearer than the rest.
-func nearest(cands []int, want int) (int, bool) {
+// nearest picks the only candidate, or among several the only one within
+// claimSlack lines of an expected position.
+func nearest(cands []int, wants []int) (int, bool) {
 	if len(cands) == 1 {
 		return cands[0], true
 	}
-	if want < 0 {
-		return 0, false
-	}
-	best, second := -1, -1
+	found := -1
 	for _, c := range cands {
-		d := abs(c - want)
-		switch {
-		case best < 0 || d < abs(best-want):
-			best, second = c, best
-		case second < 0 || d < abs(second-want):
-			second = c
+		for _, w := range wants {
+			if abs(c-w) <= claimSlack {
+				if found >= 0 && found != c {
+					return 0, false
+				}
+				found = c
+			}
 		}
 	}
-	if abs(best-want) == abs(second-want) || abs(best-want) > claimSlack {
-		return 0, false
-	}
-	return best, true
+	return found, found >= 0
 }
 
 func abs(x int) int {

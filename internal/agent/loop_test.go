@@ -168,7 +168,7 @@ func TestGarbageEveryTimeStopsAtMaxRounds(t *testing.T) {
 	if res.Result != NotFixed || res.StopReason != StopMaxRounds || res.Rounds != 2 {
 		t.Fatalf("result %s/%s after %d rounds", res.Result, res.StopReason, res.Rounds)
 	}
-	if !strings.Contains(res.StopDetail, "2 rounds") {
+	if !strings.Contains(res.StopDetail, "2 round(s)") {
 		t.Errorf("detail %q", res.StopDetail)
 	}
 	// 3 plan attempts, then 3 patch attempts in each of 2 rounds.

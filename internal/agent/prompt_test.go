@@ -75,7 +75,8 @@ func TestParsePlan(t *testing.T) {
 		{`{"files":["../etc/passwd"],"steps":["x"]}`, "outside the repository"},
 		{`{"files":[],"steps":["x"]}`, `"files" is empty`},
 		{`{"files":["pkg/a.go"],"steps":[]}`, `"steps" is empty`},
-		{`{"files":["pkg/a.go"],"steps":["x"],"code":"..."}`, "not JSON of the form"},
+		{`{"files":["pkg/a.go"],"steps":["x"],"notes":"..."}`, ""},
+		{`{"files":"pkg/a.go","steps":["x"]}`, "not JSON of the form"},
 		{`Sure! Here is the plan`, "not JSON of the form"},
 		{`{"files":["pkg/a.go","pkg/b.go","pkg/c.go"],"steps":["x"]}`, "at most 2"},
 	} {

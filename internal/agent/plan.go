@@ -76,9 +76,13 @@ func (r *run) plan(ctx context.Context) error {
 // and every file either in the repository or new in an existing directory.
 func parsePlan(reply, root string, maxFiles int) (*Plan, error) {
 	var p Plan
-	// Extra keys are ignored: a model that adds its reasoning to the plan
-	// has still given one.
-	if err := json.Unmarshal([]byte(strings.TrimSpace(stripFence(reply))), &p); err != nil {
+	// Extra keys, and prose around the object, are ignored: a model that
+	// adds its reasoning to the plan has still given one.
+	text := stripFence(reply)
+	if i := strings.IndexByte(text, '{'); i > 0 {
+		text = text[i:]
+	}
+	if err := json.NewDecoder(strings.NewReader(text)).Decode(&p); err != nil {
 		return nil, fmt.Errorf("it is not JSON of the form {\"files\": [...], \"steps\": [...]} (%v)", err)
 	}
 	if len(p.Files) == 0 {

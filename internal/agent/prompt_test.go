@@ -78,6 +78,7 @@ func TestParsePlan(t *testing.T) {
 		{`{"files":["pkg/a.go"],"steps":["x"],"notes":"..."}`, ""},
 		{`{"files":"pkg/a.go","steps":["x"]}`, "not JSON of the form"},
 		{`Sure! Here is the plan`, "not JSON of the form"},
+		{"Here is the plan: {\"files\":[\"pkg/a.go\"],\"steps\":[\"x\"]} Hope this helps.", ""},
 		{`{"files":["pkg/a.go","pkg/b.go","pkg/c.go"],"steps":["x"]}`, "at most 2"},
 	} {
 		_, err := parsePlan(tc.reply, root, 2)

@@ -147,8 +147,10 @@ func fix(ctx context.Context, e *Env, opts *fixOptions) error {
 }
 
 // keepFix writes the diff where asked and commits the fix on a new local
-// branch, or with --dry-run puts the tree back.
+// branch, or with --dry-run puts the tree back. The fix is verified by now:
+// an interrupt no longer stops the few git commands that keep it.
 func keepFix(ctx context.Context, repo *workspace.Repo, cp *workspace.Checkpoint, cfg *config.Config, opts *fixOptions, task agent.Task, res *agent.Result, rep *fixReport) error {
+	ctx = context.WithoutCancel(ctx)
 	if opts.outDiff != "" {
 		if err := writeFileAtomic(opts.outDiff, []byte(res.Diff)); err != nil {
 			return fmt.Errorf("--out-diff: %w", err)
@@ -306,6 +308,8 @@ func printFix(w io.Writer, rep *fixReport) {
 		switch {
 		case rep.Branch != "":
 			fmt.Fprintf(w, "committed on branch %s (%s)\n", rep.Branch, shortSHA(rep.Commit))
+		case rep.DryRun && rep.OutDiff == "":
+			fmt.Fprintf(w, "dry run: the work tree is unchanged; the fix:\n%s", r.Diff)
 		case rep.DryRun:
 			fmt.Fprintln(w, "dry run: the work tree is unchanged")
 		}

@@ -18,8 +18,9 @@ var secretParts = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PRIVATE_KEY
 // see: GITHUB_TOKEN, GH_TOKEN, INPUT_*, ACTIONS_*, AWS_*, SSH_AUTH_SOCK, and
 // every name containing TOKEN, SECRET, PASSWORD, PRIVATE_KEY, CREDENTIAL or
 // API_KEY, unless the name is listed in passthrough. A kept variable whose
-// value contains a removed secret (a token copied into another variable) is
-// removed too. Everything else (PATH, HOME, GOPATH, GOCACHE, GOFLAGS,
+// value contains the value of a removed TOKEN, SECRET, ... variable (a
+// token copied into another variable) is removed too, except the paths
+// toolchains need. Everything else (PATH, HOME, GOPATH, GOCACHE, GOFLAGS,
 // JAVA_HOME, ...) is kept. Later duplicates of a name win, as in exec.
 func ScrubEnv(environ, passthrough []string) []string {
 	pass := make(map[string]bool, len(passthrough))
@@ -40,7 +41,7 @@ func ScrubEnv(environ, passthrough []string) []string {
 			continue
 		}
 		if !pass[k] && isSecretName(k) {
-			if len(v) >= 8 {
+			if len(v) >= 12 && namesSecret(k) {
 				removed = append(removed, v)
 			}
 			continue
@@ -50,12 +51,35 @@ func ScrubEnv(environ, passthrough []string) []string {
 	out := kept[:0]
 	for _, kv := range kept {
 		k, v, _ := strings.Cut(kv, "=")
-		if !pass[k] && containsAny(v, removed) {
+		if !pass[k] && !toolchainNames[k] && containsAny(v, removed) {
 			continue
 		}
 		out = append(out, kv)
 	}
 	return out
+}
+
+// toolchainNames are never removed for holding a secret's value: without
+// them nothing runs, and they hold paths, not tokens.
+var toolchainNames = map[string]bool{
+	"PATH": true, "HOME": true, "TMPDIR": true, "PWD": true, "GOPATH": true, "GOROOT": true, "GOCACHE": true,
+	"GOMODCACHE": true, "GOFLAGS": true, "JAVA_HOME": true, "CARGO_HOME": true, "RUSTUP_HOME": true,
+}
+
+// namesSecret reports whether the name itself says its value is a secret
+// (not merely an action input or a runner setting): only such values are
+// looked for in other variables.
+func namesSecret(name string) bool {
+	up := strings.ToUpper(name)
+	if secretExact[up] {
+		return true
+	}
+	for _, p := range secretParts {
+		if strings.Contains(up, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // isSecretName reports whether a variable named name is removed by default.

@@ -16,12 +16,16 @@ func TestScrubEnv(t *testing.T) {
 		"SSH_PRIVATE_KEY=k", "GOOGLE_APPLICATION_CREDENTIALS=/c.json", "OPENAI_API_KEY=sk", "SSH_AUTH_SOCK=/tmp/agent",
 		"copy_of_token=ghs_aaaaaaaaaaaa", "CODECOV_TOKEN=needed-by-tests", "no-equals-sign", "=empty-name",
 		"DUP=first", "DUP=second",
+		// An input's value is not a secret: variables that contain it stay.
+		"INPUT_WORKING-DIRECTORY=/home/runner/work/repo", "GITHUB_WORKSPACE=/home/runner/work/repo",
+		"PATH=/home/runner/work/repo/bin:/usr/bin",
 	}
 	got := ScrubEnv(environ, []string{"CODECOV_TOKEN"})
 	want := []string{
-		"PATH=/usr/bin", "HOME=/home/u", "GOPATH=/go", "GOCACHE=/c", "GOFLAGS=-mod=mod", "GOPROXY=https://proxy.golang.org",
+		"HOME=/home/u", "GOPATH=/go", "GOCACHE=/c", "GOFLAGS=-mod=mod", "GOPROXY=https://proxy.golang.org",
 		"JAVA_HOME=/jdk", "GITHUB_REPOSITORY=o/r", "GITHUB_ACTIONS=true", "CI=true",
-		"CODECOV_TOKEN=needed-by-tests", "DUP=second",
+		"CODECOV_TOKEN=needed-by-tests", "DUP=second", "GITHUB_WORKSPACE=/home/runner/work/repo",
+		"PATH=/home/runner/work/repo/bin:/usr/bin",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ScrubEnv =\n%q\nwant\n%q", got, want)

@@ -10,7 +10,9 @@ var defStart = func() (t [256]bool) {
 
 // kind says whether word is a defining keyword ('k': func, type, def,
 // class, function, fn, struct, enum, trait, interface), a modifier that may
-// come before one ('m': export, pub, async, public, ...), or neither (0).
+// come before one ('m': export, pub, async, public, ...), a variable
+// keyword that defines only when exported ('v': const, let, var), or
+// neither (0).
 func kind(word []byte) byte {
 	switch string(word) { // a switch on string(b) does not allocate
 	case "func", "type", "def", "class", "function", "fn", "struct", "enum", "trait", "interface":
@@ -18,6 +20,8 @@ func kind(word []byte) byte {
 	case "export", "default", "pub", "pub(crate)", "async", "public", "private", "protected", "static",
 		"abstract", "final", "internal":
 		return 'm'
+	case "const", "let", "var":
+		return 'v'
 	}
 	return 0
 }
@@ -25,6 +29,7 @@ func kind(word []byte) byte {
 // defName returns the name a line defines, or nil. line starts at its first
 // non-blank byte. Go methods are recognised: func (r *T) Name(...).
 func defName(line []byte) []byte {
+	exported := false
 	for w := 0; w < 4; w++ {
 		end := 0
 		for end < len(line) && line[end] != ' ' && line[end] != '\t' && line[end] != '\n' && line[end] != '(' {
@@ -57,7 +62,13 @@ func defName(line []byte) []byte {
 			}
 			return leadingIdent(rest)
 		case 'm':
+			exported = exported || string(word) == "export"
 			line = rest
+		case 'v': // export const x = ..., but not every local variable
+			if !exported {
+				return nil
+			}
+			return leadingIdent(rest)
 		default:
 			return nil
 		}

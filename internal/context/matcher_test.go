@@ -146,6 +146,8 @@ func TestDefName(t *testing.T) {
 		"pub(crate) fn helper() {":                    "helper",
 		"function legacy(a, b) {":                     "legacy",
 		"interface Shape {":                           "Shape",
+		"export const routes = [":                     "routes",
+		"const local = 1":                             "",
 		"fmt.Println(x)":                              "",
 		"type":                                        "",
 		"function":                                    "",

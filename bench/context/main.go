@@ -42,6 +42,7 @@ func main() {
 	targets := flag.Int("targets", 60, "functions in the labelled set (two queries each)")
 	seed := flag.Uint64("seed", 1, "seed for picking the labelled set")
 	verbose := flag.Bool("v", false, "list the misses")
+	recall := flag.Bool("recall", true, "measure recall (set false to time only)")
 	cpuprofile := flag.String("cpuprofile", "", "with -repo, write a CPU profile to this file")
 	flag.Parse()
 	if *cpuprofile != "" {
@@ -62,7 +63,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench/context: -cpuprofile needs -repo")
 		os.Exit(2)
 	}
-	if err := run(*corpus, *targets, *seed, *verbose); err != nil {
+	if err := run(*corpus, *targets, *seed, *verbose, *recall); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/context:", err)
 		os.Exit(1)
 	}
@@ -95,7 +96,7 @@ func packOne(repo, queryFile string, budget int, quiet bool) error {
 	return nil
 }
 
-func run(corpus string, ntargets int, seed uint64, verbose bool) error {
+func run(corpus string, ntargets int, seed uint64, verbose, recall bool) error {
 	ctx := context.Background()
 	if corpus == "" {
 		tmp, err := os.MkdirTemp("", "agentfix-bench-")
@@ -127,6 +128,9 @@ func run(corpus string, ntargets int, seed uint64, verbose bool) error {
 	if err := speed(corpus, qs); err != nil {
 		return err
 	}
+	if !recall {
+		return nil
+	}
 
 	ix, err := repoctx.Open(ctx, corpus)
 	if err != nil {
@@ -140,7 +144,10 @@ func run(corpus string, ntargets int, seed uint64, verbose bool) error {
 	hits := map[key]int{}
 	total := map[string]int{}
 	var misses []string
-	for _, q := range qs {
+	for n, q := range qs {
+		if n%20 == 0 {
+			fmt.Fprintf(os.Stderr, "recall: %d/%d queries\n", n, len(qs))
+		}
 		total[q.kind]++
 		r, err := ix.Rank(ctx, q.query)
 		if err != nil {

@@ -24,7 +24,7 @@ var ollamaFaults = []scenario{
 		c.see("exit 0 fixed; %q", retry)
 		c.settle(w, r, outcome{diff: true, session: "fix-issue", agentBranches: 1})
 	}},
-	{"ollama: 503 ×N (backoff honoured)", "waits 5, 10, 20, 40, 80 s, then succeeds; a sixth 503 fails with the last error", func(t *testing.T, c *check) {
+	{"ollama: 503 ×N (backoff honoured)", "waits 5, 10, 20, 40, 80 s, then succeeds; a sixth 503 fails with the last error (the real client with an injected Sleep: the schedule cannot be shortened from outside the binary)", func(t *testing.T, c *check) {
 		// The overload schedule (5 s … 80 s) cannot be shortened from
 		// outside the binary, so this row drives the real client with an
 		// injected Sleep; the rows through the binary cover the wiring.
@@ -69,7 +69,7 @@ var ollamaFaults = []scenario{
 		w.config("ollama:\n  timeout: 300ms\n")
 		w.ollama.Respond("", func(ollamafake.Request) ollamafake.Reply { return ollamafake.Hang() })
 		n, r := fixIssue(w)
-		c.wantNotFixed(w, r, n, 1, "did not finish within 300ms")
+		c.wantNotFixed(w, r, n, 1, "did not finish within 300ms on the last of 4 attempts")
 		c.see("exit %d %s; status: %q", r.code, r.outputs["result"], statusLine(w.status(n), "within"))
 		c.settle(w, r, outcome{session: "fix-issue"})
 	}},

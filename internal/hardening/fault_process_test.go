@@ -190,7 +190,7 @@ func TestAdd(t *testing.T) {
 		c.see("exit %d %s %s after SIGTERM; test pid %d killed; status: %q", r.code, r.outputs["result"], after.Round(100*time.Millisecond), pid, statusLine(st, "Not fixed"))
 		c.settle(w, r, outcome{diff: true, session: "fix-issue"})
 	}},
-	{"process: disk full writing the session record", "reported once in the log; the fix is not lost for the record: committed, exit 0", func(t *testing.T, c *check) {
+	{"process: disk full writing the session record", "(agentfix fix --session /dev/full) reported once in the log; the fix is not lost for the record: committed, exit 0", func(t *testing.T, c *check) {
 		// The action names its record itself (unique per loop), so this
 		// row runs agentfix fix with --session on /dev/full, whose every
 		// write fails with ENOSPC.

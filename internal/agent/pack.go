@@ -32,6 +32,10 @@ func (r *run) pack(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
+	r.packed = map[string]bool{}
+	for _, f := range p.Files {
+		r.packed[f.Path] = true
+	}
 	r.conv = prefix(p.Text(), r.task)
 	r.fixed = len(r.conv)
 	r.logf("context: %d files, %d tokens of %d", len(p.Files), p.TokensUsed, budget)

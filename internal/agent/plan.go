@@ -54,6 +54,9 @@ func (r *run) plan(ctx context.Context) error {
 			r.fixed = len(r.conv)
 			r.res.Plan = p
 			r.logf("plan: %s", strings.Join(p.Files, ", "))
+			if more := r.planFiles(p); more != "" {
+				r.say(more)
+			}
 			return nil
 		}
 		if looksLikeEdit(reply) {

@@ -32,11 +32,12 @@ type run struct {
 	modelTime, verifyTime time.Duration
 	res                   Result
 
-	conv    []llm.Message // the conversation: stable prefix, then exchanges
-	fixed   int           // how many leading messages are never trimmed
-	pending []string      // feedback for the next patch request
-	cut     bool          // the last reply ran into its token limit
-	early   string        // an edit the model sent instead of a plan
+	conv    []llm.Message   // the conversation: stable prefix, then exchanges
+	fixed   int             // how many leading messages are never trimmed
+	pending []string        // feedback for the next patch request
+	cut     bool            // the last reply ran into its token limit
+	early   string          // an edit the model sent instead of a plan
+	packed  map[string]bool // files the context pack shows
 
 	recordFailed bool           // the session record could not be written
 	task         string         // the task as the model reads it

@@ -129,6 +129,28 @@ func corpusStyles() []style {
 			}
 			return prose + fenced("diff", "--- a/"+c.rel+"\n+++ b/"+c.rel+"\n"+joinHunks(hunks, gdHunk.header))
 		})},
+		{"indent-drift", plain(func(c *corpusCase) string {
+			// The model wrote every tab of indentation as four spaces.
+			// Hunks whose old lines show no tab are left alone: nothing in
+			// them says the file is indented with tabs.
+			_, hunks := splitGitDiff(c.diff)
+			for i := range hunks {
+				evidence := false
+				for _, l := range hunks[i].body {
+					if in, _ := indentOf(strings.TrimPrefix(l, " ")); l != "" && l[0] != '+' && strings.Contains(in, "\t") {
+						evidence = true
+					}
+				}
+				for j, l := range hunks[i].body {
+					if l == "" || l[0] == '\\' || !evidence {
+						continue
+					}
+					in, rest := indentOf(l[1:])
+					hunks[i].body[j] = l[:1] + strings.ReplaceAll(in, "\t", "    ") + rest
+				}
+			}
+			return prose + fenced("diff", "--- a/"+c.rel+"\n+++ b/"+c.rel+"\n"+joinHunks(hunks, gdHunk.header))
+		})},
 		{"crlf-file", func(c *corpusCase) (string, bool) { return prose + fenced("diff", c.diff), true }},
 		{"crlf-reply", plain(func(c *corpusCase) string { return toCRLF(prose + fenced("diff", c.diff)) })},
 		{"multi-fence", plain(func(c *corpusCase) string {

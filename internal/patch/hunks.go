@@ -10,6 +10,7 @@ import (
 type placed struct {
 	h *hunk
 	span
+	indent reindent // set when the hunk matched only ignoring indentation
 }
 
 // applyHunks locates every hunk of e in t (all against t as it was before
@@ -50,7 +51,7 @@ func placeHunks(t text, e *edit, name string, ks []int, offset int) (text, []str
 		pat := h.oldSide()
 		if len(pat) == 0 {
 			if len(t.lines) == 0 {
-				done = append(done, placed{h, span{0, 0}})
+				done = append(done, placed{h, span{0, 0}, nil})
 				continue
 			}
 			probs = append(probs, problem(e, k, name, "it only adds lines, so there is nothing to find its place by; include two or three unchanged lines before and after the addition"))
@@ -86,8 +87,17 @@ func placeHunks(t text, e *edit, name string, ks []int, offset int) (text, []str
 			probs = append(probs, problem(e, k, name, locateMessage(r)))
 			continue
 		}
-		if r.level == levelLoose {
+		var rule reindent
+		switch r.level {
+		case levelLoose:
 			repairs = append(repairs, what+": matched ignoring trailing whitespace and line endings")
+		case levelIndent:
+			var ok bool
+			if rule, ok = fitReindent(h, t.lines[r.pos:r.pos+len(pat)]); !ok {
+				probs = append(probs, problem(e, k, name, fmt.Sprintf("its lines match at line %d only if indentation is ignored, and their indentation does not differ from the file's in one consistent way; copy the lines with the file's exact indentation", r.pos+1)))
+				continue
+			}
+			repairs = append(repairs, fmt.Sprintf("%s: matched at line %d ignoring indentation; indented the added lines the way the file is", what, r.pos+1))
 		}
 		switch {
 		case h.claim > 0 && r.pos+1 != h.claim:
@@ -100,7 +110,7 @@ func placeHunks(t text, e *edit, name string, ks []int, offset int) (text, []str
 		}
 		s := span{r.pos, len(pat)}
 		spans = append(spans, s)
-		done = append(done, placed{h, s})
+		done = append(done, placed{h, s, rule})
 	}
 	if len(probs) > 0 {
 		return t, repairs, probs
@@ -120,7 +130,11 @@ func placeHunks(t text, e *edit, name string, ks []int, offset int) (text, []str
 			case '-':
 				j++
 			case '+':
-				out.lines = append(out.lines, withEOL(l.text, crlf))
+				line := l.text
+				if p.indent != nil {
+					line, _ = p.indent.apply(trimCR(line)) // fitReindent checked it fits
+				}
+				out.lines = append(out.lines, withEOL(line, crlf))
 			}
 		}
 		cur = j
@@ -135,6 +149,23 @@ func placeHunks(t text, e *edit, name string, ks []int, offset int) (text, []str
 		}
 	}
 	return out, repairs, nil
+}
+
+// fitReindent finds how h's indentation maps onto the file lines it
+// matched, and checks that the rule fits every added line too.
+func fitReindent(h *hunk, file []string) (reindent, bool) {
+	rule, ok := findReindent(h.oldSide(), file)
+	if !ok {
+		return nil, false
+	}
+	for _, l := range h.lines {
+		if l.op == '+' {
+			if _, ok := rule.apply(trimCR(l.text)); !ok {
+				return nil, false
+			}
+		}
+	}
+	return rule, true
 }
 
 // withEOL gives an added line the file's line ending.

@@ -18,7 +18,8 @@ func (s span) overlaps(o span) bool {
 // match levels, best first.
 const (
 	levelExact = iota
-	levelLoose // trailing whitespace and CR ignored
+	levelLoose  // trailing whitespace and CR ignored
+	levelIndent // leading whitespace ignored too; the added lines are re-indented
 )
 
 // locateResult is where a hunk goes, or why it goes nowhere.
@@ -35,7 +36,7 @@ type locateResult struct {
 // locate finds pat in lines: exactly at an expected position (0-based:
 // the header's claim, and the claim moved by the offset earlier hunks were
 // found at), then exactly anywhere, then ignoring trailing whitespace and
-// CR. Several matches are resolved only when exactly one lies within
+// CR, then ignoring indentation too. Several matches are resolved only when exactly one lies within
 // claimSlack lines of an expected position; otherwise the hunk is
 // ambiguous: never guess. Places overlapping taken spans are not
 // candidates.
@@ -51,6 +52,7 @@ func locate(lines, pat []string, wants []int, taken []span) locateResult {
 	for level, eq := range []func(a, b string) bool{
 		func(a, b string) bool { return a == b },
 		func(a, b string) bool { return loose(a) == loose(b) },
+		func(a, b string) bool { return strings.TrimSpace(a) == strings.TrimSpace(b) },
 	} {
 		var at []int
 		for _, w := range wants {

@@ -17,7 +17,7 @@ func (s span) overlaps(o span) bool {
 
 // match levels, best first.
 const (
-	levelExact = iota
+	levelExact  = iota
 	levelLoose  // trailing whitespace and CR ignored
 	levelIndent // leading whitespace ignored too; the added lines are re-indented
 )

@@ -120,19 +120,6 @@ func (p *proc) run(ctx context.Context) (procResult, error) {
 	return res, nil
 }
 
-// signalGroup sends sig to the process group led by pgid, ignoring a group
-// that is already gone.
-func signalGroup(pgid int, sig syscall.Signal) error {
-	if pgid <= 0 {
-		return nil
-	}
-	err := syscall.Kill(-pgid, sig)
-	if errors.Is(err, syscall.ESRCH) {
-		return nil
-	}
-	return err
-}
-
 // onlyWriter hides any ReadFrom of the writer, so io.CopyBuffer uses the
 // given buffer.
 type onlyWriter struct{ io.Writer }

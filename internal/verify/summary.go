@@ -20,7 +20,7 @@ func (r *Report) Summary(maxBytes int) string {
 		if c.Passed {
 			continue
 		}
-		blocks = append(blocks, block{head: c.Verdict() + "\n"})
+		blocks = append(blocks, block{head: c.verdict(false) + "\n"})
 		for _, f := range c.Failures {
 			blocks = append(blocks, block{head: "\n" + f.Title() + "\n", out: strings.TrimRight(f.Output, "\n") + "\n"})
 		}
@@ -62,19 +62,29 @@ func (r *Report) Summary(maxBytes int) string {
 	return s
 }
 
-// Verdict is the one-line outcome of the command.
-func (c CommandResult) Verdict() string {
+// Verdict is the one-line outcome of the command, with its duration.
+func (c CommandResult) Verdict() string { return c.verdict(true) }
+
+// verdict leaves the duration out for Summary, so that the same failure
+// gives the same text to the model.
+func (c CommandResult) verdict(withTime bool) string {
 	cmd := Join(withoutJSON(c.Argv))
-	secs := float64(c.DurationMS) / 1000
+	took := ""
+	if withTime {
+		took = fmt.Sprintf(" after %.1fs", float64(c.DurationMS)/1000)
+	}
+	n := len(c.Failures)
 	switch {
 	case c.Passed && len(c.Flaky) > 0:
-		return fmt.Sprintf("PASS  %s (%.1fs; %d flaky %s passed on re-run)", cmd, secs, len(c.Flaky), plural(len(c.Flaky), "test", "tests"))
+		return fmt.Sprintf("PASS  %s (%d flaky %s passed on re-run%s)", cmd, len(c.Flaky), plural(len(c.Flaky), "test", "tests"), took)
+	case c.Passed && withTime:
+		return fmt.Sprintf("PASS  %s (%.1fs)", cmd, float64(c.DurationMS)/1000)
 	case c.Passed:
-		return fmt.Sprintf("PASS  %s (%.1fs)", cmd, secs)
+		return "PASS  " + cmd
 	case c.TimedOut:
-		return fmt.Sprintf("FAIL  %s (killed at the timeout after %.1fs; %d %s)", cmd, secs, len(c.Failures), plural(len(c.Failures), "failure", "failures"))
+		return fmt.Sprintf("FAIL  %s (killed at the timeout%s; %d %s)", cmd, took, n, plural(n, "failure", "failures"))
 	}
-	return fmt.Sprintf("FAIL  %s (exit %d after %.1fs; %d %s)", cmd, c.ExitCode, secs, len(c.Failures), plural(len(c.Failures), "failure", "failures"))
+	return fmt.Sprintf("FAIL  %s (exit %d%s; %d %s)", cmd, c.ExitCode, took, n, plural(n, "failure", "failures"))
 }
 
 // Title is the failure's one-line heading: test, package and location.

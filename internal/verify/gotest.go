@@ -23,8 +23,8 @@ type goEvent struct {
 // goTestState is what the stream said about one test.
 type goTestState struct {
 	pkg, name string
-	action    string // run, pass, fail, skip
-	out       *capBuffer
+	action    string     // run, pass, fail, skip
+	out       *capBuffer // nil until it prints, and again once it passes
 }
 
 // goJSON consumes a `go test -json` stream. It writes the plain text of the
@@ -121,7 +121,11 @@ func (g *goJSON) line(line []byte) {
 		if len(e.Test) > 0 {
 			// "=== RUN" and friends say nothing a failure needs.
 			if !bytes.HasPrefix(e.Output, []byte("=== ")) {
-				g.test(e.Package, e.Test).out.Write(e.Output)
+				t := g.test(e.Package, e.Test)
+				if t.out == nil {
+					t.out = newCapBuffer(perFailureCap)
+				}
+				t.out.Write(e.Output)
 			}
 		} else {
 			g.pkg(g.intern(e.Package)).Write(e.Output)
@@ -130,7 +134,11 @@ func (g *goJSON) line(line []byte) {
 	case "pass", "skip", "fail":
 		action := string(e.Action)
 		if len(e.Test) > 0 {
-			g.test(e.Package, e.Test).action = action
+			t := g.test(e.Package, e.Test)
+			t.action = action
+			if action != "fail" {
+				t.out = nil // a passing test's output is never shown: free it
+			}
 		} else if action == "fail" {
 			pkg := g.intern(e.Package)
 			g.pkg(pkg)
@@ -160,7 +168,7 @@ func (g *goJSON) test(pkg, name []byte) *goTestState {
 	k := testKey{g.intern(pkg), g.intern(name)}
 	t := g.tests[k]
 	if t == nil {
-		t = &goTestState{pkg: k.pkg, name: k.name, out: newCapBuffer(perFailureCap)}
+		t = &goTestState{pkg: k.pkg, name: k.name}
 		g.tests[k] = t
 		g.testOrder = append(g.testOrder, k)
 	}
@@ -207,11 +215,17 @@ func (g *goJSON) failures(loc *goLocator, killed bool) []Failure {
 		switch {
 		case t.action == "fail" && !hasChild(t, "fail"):
 		case t.action == "run" && (killed || g.pkgFailed(t.pkg)) && !hasChild(t, "run"):
+			if t.out == nil {
+				t.out = newCapBuffer(perFailureCap)
+			}
 			t.out.Write([]byte("(agentfix: this test was still running when its test binary ended or was killed)\n"))
 		default:
 			continue
 		}
-		out := t.out.String()
+		out := ""
+		if t.out != nil {
+			out = t.out.String()
+		}
 		f := Failure{Test: t.name, Package: t.pkg, Output: loc.trimTrace(out)}
 		f.File, f.Line = loc.testLocation(t.pkg, out)
 		fs = append(fs, f)

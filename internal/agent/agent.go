@@ -63,6 +63,7 @@ const (
 	StopSameFailure = "same-failure"  // the same failure signature three rounds running
 	StopInterrupted = "interrupted"   // SIGINT/SIGTERM, or the caller cancelled
 	StopError       = "error"         // an unrecoverable error; StopDetail says which
+	StopRecord      = "record-failed" // the session record could not be written: a fix without its evidence is not kept
 )
 
 // Seed is the sampling seed of every request: with temperature 0 it makes

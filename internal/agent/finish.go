@@ -23,6 +23,9 @@ type ResultEvent struct {
 // finish settles the result: a fix stays in the work tree, anything else is
 // undone. The result event and the final transition close the record.
 func (r *run) finish(ctx context.Context, result, reason, detail string) (*Result, error) {
+	if result == Fixed && r.recordErr != nil {
+		result, reason, detail = NotFixed, StopRecord, "verified, but the session record could not be written: "+r.recordErr.Error()
+	}
 	if result != Fixed {
 		if err := r.restore(ctx); err != nil {
 			detail += "; restoring the work tree failed: " + err.Error()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -469,4 +470,30 @@ func TestSearchReplaceAfterTwoBrokenDiffsInASubpackage(t *testing.T) {
 			t.Errorf("targeted run is not narrowed to the failing package: %v", c.Commands)
 		}
 	}
+}
+
+// fullDisk fails every write, like a session record on a full disk.
+type fullDisk struct{}
+
+func (fullDisk) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+func TestSessionRecordOnAFullDiskStopsCleanly(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "sum")
+	job := h.job(failingTask)
+	job.Session = fullDisk{}
+	res, err := Run(context.Background(), job)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if res.Result != NotFixed || res.StopReason != StopRecord || !strings.Contains(res.StopDetail, "no space left on device") {
+		t.Fatalf("result = %s/%s (%s), want not-fixed/%s naming the full disk", res.Result, res.StopReason, res.StopDetail, StopRecord)
+	}
+	if n := len(h.srv.Chats()); n != 0 {
+		t.Errorf("the model was asked %d time(s) although nothing could be recorded", n)
+	}
+	if got := strings.Count(h.log.String(), "session record: "); got != 1 {
+		t.Errorf("the record failure was reported %d times, want once:\n%s", got, h.log.String())
+	}
+	h.assertPristine()
 }

@@ -39,13 +39,13 @@ type run struct {
 	early   string          // an edit the model sent instead of a plan
 	packed  map[string]bool // files the context pack shows
 
-	recordFailed bool           // the session record could not be written
-	task         string         // the task as the model reads it
-	before       *verify.Report // the failing checks the task started from
-	diffs        map[string]int // normalised diffs proposed so far, by round
-	sigs         []string       // failure signature of each round, "" for none
-	best         attempt        // the best attempt so far
-	touched      []string       // files the applied patch touched, for restore
+	recordErr error          // why the session record could not be written
+	task      string         // the task as the model reads it
+	before    *verify.Report // the failing checks the task started from
+	diffs     map[string]int // normalised diffs proposed so far, by round
+	sigs      []string       // failure signature of each round, "" for none
+	best      attempt        // the best attempt so far
+	touched   []string       // files the applied patch touched, for restore
 }
 
 // attempt is an applied patch and how the checks went with it.
@@ -72,6 +72,9 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 	if err := r.open(ctx); err != nil {
 		return nil, err
 	}
+	if r.recordErr != nil {
+		return r.recordLost(ctx)
+	}
 	before, err := r.checkBefore(ctx)
 	if err != nil {
 		return r.stop(parent, ctx, fmt.Errorf("before: %w", err))
@@ -88,6 +91,9 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 	for r.round = 1; r.round <= r.cfg.Limits.MaxRounds; r.round++ {
 		if err := ctx.Err(); err != nil {
 			return r.stop(parent, ctx, fmt.Errorf("round %d: %w", r.round, err))
+		}
+		if r.recordErr != nil {
+			return r.recordLost(ctx)
 		}
 		applied, err := r.patch(ctx)
 		if err != nil {
@@ -183,12 +189,18 @@ func (r *run) logf(format string, args ...any) {
 }
 
 // record appends an event to the session record. A record that cannot be
-// written is logged once and otherwise ignored: losing the record must not
-// lose the fix.
+// written (a full disk) is logged once; the loop then stops at its next
+// step with StopRecord, because a fix without its evidence cannot be
+// published or replayed. The best diff so far stays in the result.
 func (r *run) record(kind string, data any) error {
-	if err := r.rec.Record(kind, data); err != nil && !r.recordFailed {
-		r.recordFailed = true
-		r.logf("session record: %v (the run goes on without it)", err)
+	if err := r.rec.Record(kind, data); err != nil && r.recordErr == nil {
+		r.recordErr = err
+		r.logf("session record: %v (the run stops: a fix without its record is not kept)", err)
 	}
 	return nil
+}
+
+// recordLost ends the run when the session record could not be written.
+func (r *run) recordLost(ctx context.Context) (*Result, error) {
+	return r.finish(ctx, NotFixed, StopRecord, "the session record could not be written: "+r.recordErr.Error())
 }

@@ -190,7 +190,7 @@ func TestAdd(t *testing.T) {
 		c.see("exit %d %s %s after SIGTERM; test pid %d killed; status: %q", r.code, r.outputs["result"], after.Round(100*time.Millisecond), pid, statusLine(st, "Not fixed"))
 		c.settle(w, r, outcome{diff: true, session: "fix-issue"})
 	}},
-	{"process: disk full writing the session record", "(agentfix fix --session /dev/full) reported once in the log; the fix is not lost for the record: committed, exit 0", func(t *testing.T, c *check) {
+	{"process: disk full writing the session record", "(agentfix fix --session /dev/full) reported once, the run stops before asking the model: exit 1, record-failed, tree untouched, no branch", func(t *testing.T, c *check) {
 		// The action names its record itself (unique per loop), so this
 		// row runs agentfix fix with --session on /dev/full, whose every
 		// write fails with ENOSPC.
@@ -207,11 +207,13 @@ func TestAdd(t *testing.T) {
 		}
 		msg := logged(r, "no space left on device")
 		c.must(r, msg != "", "the full disk was not reported")
-		c.must(r, strings.Count(r.stderr, "no space left on device") == 1, "the full disk was reported %d times", strings.Count(r.stderr, "no space left on device"))
-		c.must(r, r.code == 0 && strings.Contains(r.stdout, "fixed in 1 round"), "want exit 0 and fixed, got exit %d", r.code)
+		c.must(r, strings.Count(r.stderr, "session record: ") == 1, "the record failure was reported %d times", strings.Count(r.stderr, "session record: "))
+		c.must(r, r.code == 1 && strings.Contains(r.stdout+r.stderr, "record-failed"), "want exit 1 and record-failed, got exit %d", r.code)
+		c.must(r, len(w.ollama.Chats()) == 0, "the model was asked although nothing could be recorded")
 		branch := strings.TrimSpace(gitOut(w.ws, "branch", "--list", "agent-fix/local-*", "--format=%(refname:short)"))
-		c.must(r, branch != "" && gitOut(w.ws, "show", branch+":calc.go")+"\n" == fixedCalc, "the fix was not committed on a local branch")
-		c.see("exit 0 fixed, committed on %s; %q", branch, msg)
+		c.must(r, branch == "", "a branch %s was committed without its record", branch)
+		c.must(r, strings.TrimSpace(gitOut(w.ws, "status", "--porcelain")) == "", "the work tree was changed")
+		c.see("exit %d record-failed before the first model call; %q", r.code, msg)
 		c.settle(w, r, outcome{})
 	}},
 }

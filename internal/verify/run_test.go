@@ -372,3 +372,62 @@ func TestRunCargo(t *testing.T) {
 		t.Errorf("second failure = %+v, want tests::sub_works at line 11", fs[1])
 	}
 }
+
+// marked lists the live processes whose environment holds kv.
+func marked(t *testing.T, kv string) []string {
+	t.Helper()
+	var pids []string
+	entries, _ := filepath.Glob("/proc/[0-9]*/environ")
+	for _, e := range entries {
+		env, err := os.ReadFile(e)
+		pid := filepath.Base(filepath.Dir(e))
+		if err == nil && strings.Contains("\x00"+string(env), "\x00"+kv+"\x00") && alive(pid) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// TestRunKillsShellChildren runs make, whose recipe starts a background
+// sleep, one in its own session and one in the foreground: the timeout
+// must leave none of them.
+func TestRunKillsShellChildren(t *testing.T) {
+	t.Parallel()
+	needTool(t, "make")
+	needTool(t, "setsid")
+	if runtime.GOOS != "linux" {
+		t.Skip("looks for leftover processes in /proc")
+	}
+	id := "MAKEHANG_ID=" + randomHex()
+	start := time.Now()
+	rep := runIn(t, project(t, "makehang"), []string{"make test"}, Options{Timeout: time.Second, KillGrace: 200 * time.Millisecond}, id)
+	c := rep.Commands[0]
+	if !c.TimedOut || rep.Passed || time.Since(start) > time.Minute {
+		t.Errorf("result = %+v, want timed out", c)
+	}
+	if !strings.Contains(c.Output, "started") || len(c.Failures) != 1 || !strings.Contains(c.Failures[0].Output, "killed after the 1s timeout") {
+		t.Errorf("output %q, failures %+v", c.Output, c.Failures)
+	}
+	if left := marked(t, id); len(left) > 0 {
+		t.Errorf("processes %v outlived the run", left)
+	}
+}
+
+func TestRunCancelled(t *testing.T) {
+	t.Parallel()
+	needTool(t, "make")
+	needTool(t, "setsid")
+	if runtime.GOOS != "linux" {
+		t.Skip("looks for leftover processes in /proc")
+	}
+	id := "MAKEHANG_ID=" + randomHex()
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	_, err := Run(ctx, []string{"make test"}, Options{Dir: project(t, "makehang"), Environ: append(os.Environ(), id), KillGrace: 200 * time.Millisecond})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v, want the context's error", err)
+	}
+	if left := marked(t, id); len(left) > 0 {
+		t.Errorf("processes %v outlived the run", left)
+	}
+}

@@ -132,13 +132,19 @@ func newFlagSet(e *Env, name, synopsis, description string) *flag.FlagSet {
 // errHelp, which callers return as success; any other problem is a usage
 // error (exit 2).
 func parseFlags(e *Env, fs *flag.FlagSet, args []string) error {
+	// The flag package prints usage itself on -help and on errors; print
+	// it here instead, once, to stdout for -help and stderr otherwise.
+	usage := fs.Usage
+	fs.Usage = func() {}
 	err := fs.Parse(args)
+	fs.Usage = usage
 	if errors.Is(err, flag.ErrHelp) {
 		fs.SetOutput(e.Stdout)
 		fs.Usage()
 		return errHelp
 	}
 	if err != nil {
+		fs.Usage()
 		return exitcode.Silent(exitcode.Usage)
 	}
 	return nil

@@ -66,6 +66,9 @@ func TestEveryCommandHasHelp(t *testing.T) {
 			if !strings.Contains(out, "Usage: agentfix "+c.name) {
 				t.Errorf("--help output lacks the usage line:\n%s", out)
 			}
+			if strings.Count(out+errOut, "Usage: agentfix") != 1 {
+				t.Errorf("--help printed the usage more than once:\nstdout: %s\nstderr: %s", out, errOut)
+			}
 		})
 	}
 }

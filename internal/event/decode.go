@@ -32,7 +32,7 @@ const DefaultLabel = "agent-fix"
 func Decode(getenv func(string) string, readFile func(string) ([]byte, error), t config.Triggers) (*Job, error) {
 	name := strings.TrimSpace(getenv("GITHUB_EVENT_NAME"))
 	if name == "" {
-		return nil, errors.New("event: GITHUB_EVENT_NAME is not set (agentfix action runs inside GitHub Actions; use the CLI commands locally)")
+		return nil, errors.New("GITHUB_EVENT_NAME is not set (agentfix action runs inside GitHub Actions; use the CLI commands locally)")
 	}
 	path := getenv("GITHUB_EVENT_PATH")
 	var payload []byte

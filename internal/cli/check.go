@@ -113,7 +113,12 @@ func check(ctx context.Context, e *Env, o *checkOptions) error {
 		writeCheckReport(e.Stdout, rep)
 	}
 	if actions {
-		annotate(e.Stdout, rep)
+		// stdout holds nothing but the JSON when --json is given.
+		w := e.Stdout
+		if o.json {
+			w = e.Stderr
+		}
+		annotate(w, rep)
 	}
 	if !rep.Passed {
 		return exitcode.Silent(exitcode.NotSucceeded)

@@ -84,6 +84,7 @@ func TestCheckGolden(t *testing.T) {
 		{name: "build", project: "gobuild", args: []string{"--quiet"}, code: 1},
 		{name: "json", project: "gofail", args: []string{"--json", "--quiet", "--", "go", "test", "./calc"}, code: 1},
 		{name: "actions", project: "gofail", args: []string{"--", "go", "test", "./calc", "-run", "TestSub"}, env: map[string]string{"GITHUB_ACTIONS": "true"}, code: 1},
+		{name: "actions-json", project: "gofail", args: []string{"--json", "--quiet", "--", "go", "test", "./calc", "-run", "TestSub"}, env: map[string]string{"GITHUB_ACTIONS": "true"}, code: 1},
 		{name: "refused", project: "gopass", args: []string{"--", "sh", "-c", "go test ./... | tee log"}, code: 2},
 		{name: "bad-config", project: "gopass", config: "verify:\n  commands: [\"go test ./... > log\"]\n", code: 2},
 	} {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -57,7 +58,11 @@ func (p *proc) run(ctx context.Context) (procResult, error) {
 	// the process exits even if a grandchild still holds the pipe.
 	cmd.Stdout, cmd.Stderr = pw, pw
 	cmd.SysProcAttr = sysProcAttr()
-	cmd.Cancel = func() error { return signalGroup(cmd.Process.Pid, syscall.SIGTERM) }
+	var signalled atomic.Bool
+	cmd.Cancel = func() error {
+		signalled.Store(true)
+		return signalGroup(cmd.Process.Pid, syscall.SIGTERM)
+	}
 	// exec's own WaitDelay only kills the leader; the group kill is below.
 	cmd.WaitDelay = 0
 
@@ -98,7 +103,9 @@ func (p *proc) run(ctx context.Context) (procResult, error) {
 	if cmd.ProcessState != nil {
 		res.exitCode = cmd.ProcessState.ExitCode()
 	}
-	res.timedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
+	// A command that ended on its own just as the clock ran out did not
+	// time out.
+	res.timedOut = signalled.Load() && errors.Is(ctx.Err(), context.DeadlineExceeded)
 
 	// The leader is gone; its group and anything carrying the marker must
 	// follow, or they could keep the pipe (and the machine) busy.

@@ -20,7 +20,9 @@ type outline struct {
 	// lineTokens are the token counts of the rendered lines, filled by
 	// the packer when it needs them.
 	lineTokens []int
-	syms       []symbol
+	// hits are the query's terms on each line, see lineHits.
+	hits map[int][]int
+	syms []symbol
 }
 
 // symbol is a top-level definition and the lines it spans (its doc comment

@@ -19,6 +19,7 @@ const (
 type Ranking struct {
 	ix      *Index
 	q       *query
+	m       *matcher
 	scans   []fileScan
 	idf     []float64
 	avgLen  float64
@@ -43,11 +44,12 @@ type fileLine struct {
 // best candidates call into).
 func (ix *Index) Rank(ctx stdcontext.Context, text string) (*Ranking, error) {
 	q := parseQuery(text)
-	scans, st, err := ix.scanAll(ctx, q.matcher())
+	m := q.matcher()
+	scans, st, err := ix.scanAll(ctx, m)
 	if err != nil {
 		return nil, err
 	}
-	r := &Ranking{ix: ix, q: q, scans: scans, score: make([]float64, len(scans)),
+	r := &Ranking{ix: ix, q: q, m: m, scans: scans, score: make([]float64, len(scans)),
 		focus: map[int][]int{}, outline: map[int]*outline{}}
 	for i := range scans {
 		if scans[i].skip == indexed {

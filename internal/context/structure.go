@@ -72,7 +72,11 @@ func (r *Ranking) relevantSymbols(i int, o *outline) []symbol {
 	return out
 }
 
-// symbolScore rates one symbol of file i for packing.
+// symbolScore rates one symbol of file i for packing: lines the query
+// names, being a symbol it names, and BM25 of the query's terms over the
+// symbol's own lines (normalised by the best window in the repository), so
+// a short function whose doc comment says what the query says beats a long
+// one that merely mentions its words.
 func (r *Ranking) symbolScore(i int, s symbol) float64 {
 	score := 0.0
 	for _, l := range r.focus[i] {
@@ -83,16 +87,45 @@ func (r *Ranking) symbolScore(i int, s symbol) float64 {
 	if st, ok := r.q.symbols[s.name]; ok {
 		score += st
 	}
-	for k := range r.scans[i].blocks {
-		b := &r.scans[i].blocks[k]
-		lo, hi := int(b.block)*blockLines+1, int(b.block+1)*blockLines
-		if hi < s.start || lo > s.end {
-			continue
-		}
-		overlap := float64(min(hi, s.end)-max(lo, s.start)+1) / float64(blockLines)
-		score += r.blockScore(b) * overlap / r.bestBlock()
+	o := r.outlineOf(i)
+	if o == nil {
+		return score
 	}
-	return score
+	hits := r.lineHits(i, o)
+	tf := map[int]int{}
+	length := 0
+	for l := s.start; l <= s.end && l <= len(o.lines); l++ {
+		length += len(o.lines[l-1]) + 1
+		for _, t := range hits[l] {
+			tf[t]++
+		}
+	}
+	if len(tf) == 0 {
+		return score
+	}
+	norm := bm25K1 * (1 - bm25B + bm25B*float64(length)/r.avgLen)
+	lex := 0.0
+	for t, n := range tf {
+		lex += r.q.terms[t].weight * r.idf[t] * float64(n) * (bm25K1 + 1) / (float64(n) + norm)
+	}
+	return score + lex/r.bestBlock()
+}
+
+// lineHits maps the lines of file i to the query terms on them, from one
+// matcher pass over the file's text; only packed candidates need it.
+func (r *Ranking) lineHits(i int, o *outline) map[int][]int {
+	if o.hits != nil {
+		return o.hits
+	}
+	o.hits = map[int][]int{}
+	text := []byte(strings.Join(o.lines, "\n"))
+	line, counted := 1, 0
+	r.m.each(text, func(pos, t int) {
+		line += bytes.Count(text[counted:pos], []byte{'\n'})
+		counted = pos
+		o.hits[line] = append(o.hits[line], t)
+	})
+	return o.hits
 }
 
 // bestBlock is the best window score in the repository, to normalise by.

@@ -173,3 +173,19 @@ func TestCheckFlags(t *testing.T) {
 		t.Errorf("unknown flag: exit %d, want 2", code)
 	}
 }
+
+// TestCheckFlaky is not parallel: the test's marker reaches the child
+// through the process environment, which check passes on.
+func TestCheckFlaky(t *testing.T) {
+	dir := checkProject(t, "goflaky", "")
+	t.Setenv("FLAKY_MARKER", filepath.Join(t.TempDir(), "ran-once"))
+	var stdout, stderr bytes.Buffer
+	code := Main(context.Background(), []string{"check", "--repo", dir, "--quiet", "--", "go", "test", "-count=1", "./..."}, MapEnv(nil, nil, &stdout, &stderr))
+	got := normalizeCheck(stdout.String(), dir)
+	want := "PASS  go test -count=1 ./... (1 flaky test passed on re-run after N.Ns)\n" +
+		"    flaky: TestFlaky (example.com/goflaky) at flaky_test.go:16 (failed, then passed on a re-run)\n" +
+		"all verify commands passed\n"
+	if code != 0 || got != want {
+		t.Errorf("exit %d, output:\n%s\nwant:\n%s\nstderr: %s", code, got, want, stderr.String())
+	}
+}

@@ -4,14 +4,22 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
 
 	"github.com/agentfix/agentfix/internal/cli"
+	"github.com/agentfix/agentfix/internal/procenv"
+	"github.com/agentfix/agentfix/internal/verify"
 )
 
 func main() {
+	// Before anything runs: the tests agentfix starts must not find the
+	// token in /proc/<agentfix>/environ.
+	if err := procenv.Harden(verify.IsSecretName); err != nil {
+		fmt.Fprintf(os.Stderr, "agentfix: warning: secrets may be readable by child processes: %v\n", err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Main(ctx, os.Args[1:], cli.OSEnv())
 	stop()

@@ -79,13 +79,4 @@ func (r *run) ask(ctx context.Context, attempt int, searchReplace bool) (string,
 }
 
 // policy is what a patch may touch, from the config.
-func (r *run) policy() patch.Policy {
-	return patch.Policy{
-		Allow:           r.cfg.Paths.Allow,
-		Deny:            r.cfg.Paths.Deny,
-		AllowDelete:     r.cfg.Paths.AllowDelete,
-		AllowRename:     r.cfg.Paths.AllowRename,
-		MaxFiles:        r.cfg.Limits.MaxFiles,
-		MaxChangedLines: r.cfg.Limits.MaxChangedLines,
-	}
-}
+func (r *run) policy() patch.Policy { return patch.PolicyFrom(r.cfg) }

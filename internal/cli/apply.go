@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/exitcode"
 	"github.com/agentfix/agentfix/internal/patch"
 )
@@ -82,7 +81,7 @@ func (o *applyOptions) run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	res, err := patch.Apply(root, reply, patchPolicy(cfg), patch.Options{Check: o.check})
+	res, err := patch.Apply(root, reply, patch.PolicyFrom(cfg), patch.Options{Check: o.check})
 	if err != nil {
 		return exitcode.Failed(fmt.Errorf("apply: %w (no file was changed)", err))
 	}
@@ -137,14 +136,4 @@ func (o *applyOptions) report(e *Env, res *patch.Result) {
 	fmt.Fprintf(e.Stderr, "agentfix apply: %s %d file(s): %v\n", verb, len(res.Files), res.Files)
 }
 
-// patchPolicy is what a patch may touch, from paths.* and limits.* of the config.
-func patchPolicy(cfg *config.Config) patch.Policy {
-	return patch.Policy{
-		Allow:           cfg.Paths.Allow,
-		Deny:            cfg.Paths.Deny,
-		AllowDelete:     cfg.Paths.AllowDelete,
-		AllowRename:     cfg.Paths.AllowRename,
-		MaxFiles:        cfg.Limits.MaxFiles,
-		MaxChangedLines: cfg.Limits.MaxChangedLines,
-	}
-}
+

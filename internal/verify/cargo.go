@@ -9,6 +9,7 @@ import (
 var (
 	cargoBlock     = regexp.MustCompile(`^---- (\S+) stdout ----$`)
 	cargoFailedRun = regexp.MustCompile(`^test (\S+) \.\.\. FAILED$`)
+	cargoPassedRun = regexp.MustCompile(`^test (\S+) \.\.\. ok$`)
 	// cargoPanic matches both "panicked at src/lib.rs:10:9:" (Rust 1.73+)
 	// and "panicked at 'msg', src/lib.rs:10:9".
 	cargoPanic = regexp.MustCompile(`panicked at (?:'.*', )?([^\s:']+):(\d+):\d+`)
@@ -103,4 +104,19 @@ func cargoFailures(out, root string) []Failure {
 		return a.Package+"\x00"+a.Test < b.Package+"\x00"+b.Test
 	})
 	return fs
+}
+
+// cargoPassing returns the IDs of the tests libtest reported "ok".
+func cargoPassing(out string) map[string]bool {
+	ids := map[string]bool{}
+	crate := ""
+	for _, line := range strings.Split(out, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if m := cargoRunning.FindStringSubmatch(line); m != nil {
+			crate = m[1]
+		} else if m := cargoPassedRun.FindStringSubmatch(line); m != nil {
+			ids[Failure{Test: m[1], Package: crate}.ID()] = true
+		}
+	}
+	return ids
 }

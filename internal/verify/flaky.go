@@ -29,14 +29,15 @@ func (r *runner) rerunFailures(ctx context.Context, cmd string, res *CommandResu
 	for _, f := range res.Failures {
 		failing[f.ID()] = true
 	}
+	// go test and cargo test name the tests that passed: only that counts,
+	// since a narrowed command that selects nothing also exits 0. Other
+	// runners are trusted when the re-run passes, or fails on other tests
+	// only.
+	named := toolFor(argv) == toolGoTest || toolFor(argv) == toolCargo
 	for i := 0; i < r.opts.FlakyReruns && len(failing) > 0; i++ {
 		again, err := r.runOne(ctx, argv, true)
 		if err != nil {
 			return err
-		}
-		if again.Passed {
-			clear(failing)
-			break
 		}
 		if again.TimedOut {
 			continue
@@ -47,13 +48,14 @@ func (r *runner) rerunFailures(ctx context.Context, cmd string, res *CommandResu
 			failedAgain[f.ID()] = true
 			attributed = attributed && f.Test != ""
 		}
-		if !attributed {
-			continue // the re-run broke before it could tell
-		}
 		for id := range failing {
-			if !failedAgain[id] {
-				delete(failing, id)
+			switch {
+			case named && again.passing[id]:
+			case !named && (again.Passed || attributed && !failedAgain[id]):
+			default:
+				continue
 			}
+			delete(failing, id)
 		}
 	}
 	var still []Failure

@@ -296,3 +296,14 @@ func importPathOnly(ip string) string {
 	}
 	return ip
 }
+
+// passing returns the IDs of the tests that passed.
+func (g *goJSON) passing() map[string]bool {
+	ids := map[string]bool{}
+	for _, k := range g.testOrder {
+		if t := g.tests[k]; t.action == "pass" {
+			ids[Failure{Test: t.name, Package: t.pkg}.ID()] = true
+		}
+	}
+	return ids
+}

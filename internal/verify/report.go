@@ -72,6 +72,11 @@ type CommandResult struct {
 	// Output is the captured output (head and tail when truncated); for
 	// go test it is the text of the -json stream, not the JSON.
 	Output string `json:"-"`
+
+	// passing are the IDs of the tests seen passing, where the runner
+	// names them (go test, cargo test): the evidence a re-run needs before
+	// it calls a failure flaky.
+	passing map[string]bool
 }
 
 // Report is the outcome of Run.

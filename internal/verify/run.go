@@ -176,6 +176,12 @@ func (r *runner) runOne(ctx context.Context, argv []string, rerun bool) (Command
 		Failures:   []Failure{},
 		Output:     capture.String(),
 	}
+	switch {
+	case gj != nil:
+		res.passing = gj.passing()
+	case t == toolCargo:
+		res.passing = cargoPassing(stripANSI(res.Output))
+	}
 	if res.Passed {
 		return res, nil
 	}

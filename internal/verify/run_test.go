@@ -431,3 +431,18 @@ func TestRunCancelled(t *testing.T) {
 		t.Errorf("processes %v outlived the run", left)
 	}
 }
+
+// TestRunPanicElsewhereIsNotFlaky: the panic is located in package a while
+// the failing test is in b. A re-run narrowed to a's directory would run no
+// test and exit 0; that must not make the failure flaky.
+func TestRunPanicElsewhereIsNotFlaky(t *testing.T) {
+	t.Parallel()
+	rep := runIn(t, project(t, "gocross"), []string{"go test ./..."}, Options{FlakyReruns: 1})
+	fs := rep.Commands[0].Failures
+	if rep.Passed || len(rep.Flaky) != 0 || len(fs) != 1 {
+		t.Fatalf("report = %+v, want one failure, nothing flaky", rep)
+	}
+	if f := fs[0]; f.Test != "TestFirstOfNothing" || f.Package != "example.com/gocross/b" || f.File != "a/a.go" || f.Line != 6 {
+		t.Errorf("failure = %s %s at %s:%d, want TestFirstOfNothing in b at a/a.go:6", f.Test, f.Package, f.File, f.Line)
+	}
+}

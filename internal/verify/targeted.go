@@ -56,8 +56,14 @@ func targetGo(argv []string, failures []Failure) ([]string, bool) {
 			seen["t"+top] = true
 			names = append(names, regexp.QuoteMeta(top))
 		}
-		dir := "./" + path.Dir(f.File)
-		if dir == "./." {
+		// A panic is located where it happened, which may be another
+		// package: the file's directory must be the test's package.
+		d := path.Dir(f.File)
+		if d != "." && f.Package != "" && !strings.HasSuffix(f.Package, "/"+d) {
+			return nil, false
+		}
+		dir := "./" + d
+		if d == "." {
 			dir = "."
 		}
 		if !seen["d"+dir] {

@@ -19,6 +19,7 @@ func TestTargeted(t *testing.T) {
 		{"go keeps flags", "go test -race -count=1 -tags 'a b' -run Old -json ./... -args -update", goFails[:1],
 			"go test -race -count=1 -tags 'a b' ./pkg -run '^(TestA)$' -args -update"},
 		{"go quotes regexp characters", "go test ./...", []Failure{{Test: "Test_x.y", File: "x_test.go"}}, "go test . -run '^(Test_x\\.y)$'"},
+		{"go panic in another package", "go test ./...", []Failure{{Test: "TestB", Package: "example.com/m/b", File: "a/a.go", Line: 3}}, ""},
 		{"go build failure", "go test ./...", []Failure{{Package: "example.com/m", File: "a.go", Line: 2}}, ""},
 		{"go without file", "go test ./...", []Failure{{Test: "TestA", Package: "example.com/m"}}, ""},
 		{"go vet", "go vet ./...", goFails, ""},

@@ -1,0 +1,13 @@
+package b
+
+import (
+	"testing"
+
+	"example.com/gocross/a"
+)
+
+func TestFirstOfNothing(t *testing.T) {
+	if a.First(nil) != 0 {
+		t.Fatal("want 0")
+	}
+}

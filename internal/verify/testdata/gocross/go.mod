@@ -1,0 +1,3 @@
+module example.com/gocross
+
+go 1.22

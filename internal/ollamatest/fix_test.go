@@ -3,6 +3,7 @@ package ollamatest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,73 +14,90 @@ import (
 )
 
 // The scripted replies of the end-to-end fix: the plan answers the plan
-// request (its last message starts with the agent's plan request), the
-// diff answers everything else.
+// request (its last message holds the agent's plan request); the diff, or
+// first a wrong diff and after the failed checks the right one, answer the
+// patch requests.
 const (
-	fixPlan = `{"files":["calc.go"],"steps":["Add subtracts b from a; make it return a + b."]}`
-	fixDiff = "--- a/calc.go\n+++ b/calc.go\n@@ -3,5 +3,5 @@\n // Add returns the sum of a and b.\n func Add(a, b int) int {\n-\treturn a - b\n+\treturn a + b\n }\n \n"
+	fixPlan   = `{"files":["calc.go"],"steps":["Add subtracts b from a; make it return a + b."]}`
+	fixDiff   = "--- a/calc.go\n+++ b/calc.go\n@@ -3,5 +3,5 @@\n // Add returns the sum of a and b.\n func Add(a, b int) int {\n-\treturn a - b\n+\treturn a + b\n }\n \n"
+	wrongDiff = "--- a/calc.go\n+++ b/calc.go\n@@ -3,5 +3,5 @@\n // Add returns the sum of a and b.\n func Add(a, b int) int {\n-\treturn a - b\n+\treturn a * b\n }\n \n"
 )
 
-var coder = Model{
-	ContextLength: 32768,
-	Replies: []Reply{
-		{When: LastContains("Before writing any code, plan the fix."), Text: fixPlan},
-		{Text: fixDiff},
-	},
-}
+var planned = Reply{When: LastContains("Before writing any code, plan the fix."), Text: fixPlan}
 
 // TestRealServerFix runs the built agentfix binary's fix command against a
-// real Ollama server and the scripted model, on a copy of testdata/calc
-// whose Add subtracts: it must plan, patch, verify with go test, and commit
-// the fix on a local branch.
+// real Ollama server and a scripted model, on a copy of testdata/calc whose
+// Add subtracts: it must plan, patch, verify with go test (feeding a
+// failure back when the first diff is wrong), and commit the fix on a
+// local branch.
 func TestRealServerFix(t *testing.T) {
 	s := Start(t)
-	s.MustCreate(t, "coder", coder)
 	bin := buildAgentfix(t)
-	repo := gitRepo(t, filepath.Join("testdata", "calc"))
+	cases := []struct {
+		name    string
+		replies []Reply
+		rounds  int
+	}{
+		{"first diff right", []Reply{planned, {Text: fixDiff}}, 1},
+		{"wrong diff, then the right one", []Reply{planned, {When: LastContains("the checks failed"), Text: fixDiff}, {Text: wrongDiff}}, 2},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			model := fmt.Sprintf("coder%d", i)
+			s.MustCreate(t, model, Model{ContextLength: 32768, Replies: c.replies})
+			repo := gitRepo(t, filepath.Join("testdata", "calc"))
+			rep, stderr := runFix(t, s, bin, repo, model)
+			if rep.Result != "fixed" || rep.Rounds != c.rounds || !strings.HasPrefix(rep.Branch, "agent-fix/local-") || rep.Commit == "" {
+				t.Fatalf("report = %+v, want fixed in %d round(s) on an agent-fix/local-* branch\nstderr:\n%s", rep, c.rounds, stderr)
+			}
+			got := git(t, repo, "show", rep.Branch+":calc.go")
+			if !strings.Contains(got, "return a + b") || strings.Contains(got, "return a - b") {
+				t.Errorf("calc.go on %s:\n%s", rep.Branch, got)
+			}
+			// The session record holds every scripted reply as the model sent it.
+			record, err := os.ReadFile(rep.Session)
+			if err != nil {
+				t.Fatalf("session record: %v", err)
+			}
+			for _, r := range c.replies {
+				quoted, _ := json.Marshal(r.Text)
+				if !bytes.Contains(record, quoted) {
+					t.Errorf("session record lacks the reply %s", quoted)
+				}
+			}
+		})
+	}
+}
 
+// fixReport is the part of agentfix fix --json the tests read.
+type fixReport struct {
+	Result  string `json:"result"`
+	Rounds  int    `json:"rounds"`
+	Branch  string `json:"branch"`
+	Commit  string `json:"commit"`
+	Session string `json:"session"`
+}
+
+// runFix runs agentfix fix on repo with model from s, and returns its
+// report and its log.
+func runFix(t *testing.T, s *Server, bin, repo, model string) (fixReport, string) {
+	t.Helper()
 	cmd := exec.Command(bin, "fix", "--repo", repo, "--json",
 		"--task", "Add subtracts instead of adding",
-		"--ollama-host", s.URL.String(), "--model", "coder", "--test-cmd", "go test ./...")
-	cmd.Env = append(os.Environ(), "OLLAMA_HOST="+s.URL.String())
+		"--ollama-host", s.URL.String(), "--model", model, "--test-cmd", "go test ./...")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
 	err := cmd.Run()
-	t.Logf("agentfix fix took %s", time.Since(start).Round(time.Millisecond))
-	t.Log(stderr.String())
+	t.Logf("agentfix fix took %s\n%s", time.Since(start).Round(time.Millisecond), stderr.String())
 	if err != nil {
 		t.Fatalf("agentfix fix: %v\nstderr:\n%s\nstdout:\n%s\nserver log (tail):\n%s", err, stderr.String(), stdout.String(), tail(s.Log(), 4000))
 	}
-
-	var rep struct {
-		Result  string `json:"result"`
-		Branch  string `json:"branch"`
-		Commit  string `json:"commit"`
-		Session string `json:"session"`
-	}
+	var rep fixReport
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatalf("fix --json printed %q: %v", stdout.String(), err)
 	}
-	if rep.Result != "fixed" || !strings.HasPrefix(rep.Branch, "agent-fix/local-") || rep.Commit == "" {
-		t.Fatalf("report = %+v, want fixed on an agent-fix/local-* branch\nstderr:\n%s", rep, stderr.String())
-	}
-	got := git(t, repo, "show", rep.Branch+":calc.go")
-	if !strings.Contains(got, "return a + b") || strings.Contains(got, "return a - b") {
-		t.Errorf("calc.go on %s:\n%s", rep.Branch, got)
-	}
-
-	// The session record holds both scripted replies as the model sent them.
-	record, err := os.ReadFile(rep.Session)
-	if err != nil {
-		t.Fatalf("session record: %v", err)
-	}
-	for _, want := range []string{fixPlan, fixDiff} {
-		quoted, _ := json.Marshal(want)
-		if !bytes.Contains(record, quoted) {
-			t.Errorf("session record lacks the reply %s", quoted)
-		}
-	}
+	return rep, stderr.String()
 }
 
 // buildAgentfix builds cmd/agentfix into the test's temporary directory.

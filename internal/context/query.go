@@ -33,6 +33,10 @@ type pathHint struct {
 	line int
 }
 
+// maxMatcherTerms bounds all the terms the matcher looks for, so a term
+// index fits a byte.
+const maxMatcherTerms = 255
+
 type qterm struct {
 	text   string
 	full   bool // a whole identifier (parsedate), not a sub-word
@@ -58,7 +62,9 @@ var (
 func parseQuery(text string) *query {
 	q := &query{symbols: map[string]float64{}, failing: reFailBlock.MatchString(text)}
 	addSym := func(name string, s float64) {
-		if len(name) < 2 || stopword(strings.ToLower(name)) {
+		// New, Close, String: as written, a name is a symbol even if the
+		// lower-case word is a stop word.
+		if len(name) < 2 || stopword(name) {
 			return
 		}
 		if s > q.symbols[name] {
@@ -154,7 +160,32 @@ func parseQuery(text string) *query {
 		}
 	}
 	q.terms = queryTerms(text, q.symbols)
+	q.addSymbolTerms()
 	return q
+}
+
+// addSymbolTerms makes sure every symbol's term is matched, so that its
+// definitions are found, even when it is a stop word (new) or fell off the
+// list: such terms get weight 0 and change no score.
+func (q *query) addSymbolTerms() {
+	have := map[string]bool{}
+	for _, t := range q.terms {
+		have[t.text] = true
+	}
+	names := make([]string, 0, len(q.symbols))
+	for name := range q.symbols {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		subs, full := identTerms(name)
+		t := symbolTerm(name)
+		if t == "" || have[t] || len(q.terms) == maxMatcherTerms {
+			continue
+		}
+		have[t] = true
+		q.terms = append(q.terms, qterm{text: t, full: full != "" && len(subs) > 1})
+	}
 }
 
 // goRuntimePath reports whether p is a file of Go's runtime or testing

@@ -16,7 +16,7 @@ import (
 // outline, only for the files worth packing.
 const blockLines = 30
 
-// maxTerms bounds the query terms counted, so a term index fits a byte.
+// maxTerms bounds the weighted query terms (see also maxMatcherTerms).
 const maxTerms = 64
 
 // skipReason says why a listed file was not indexed.

@@ -55,12 +55,13 @@ func (r *Ranking) Pack(ctx stdcontext.Context, opts Options) (*Pack, error) {
 			if len(p.Files) == maxPackedFiles || rank == maxTried || r.score[i] < minRelScore*top || left < 40 {
 				break
 			}
-			limit := left
+			// The best file may take most of the code budget; the others a
+			// third each, so that several candidates get in.
 			share := 0.35
 			if rank == 0 {
 				share = 0.6
 			}
-			limit = min(limit, int(share*float64(codeBudget)))
+			limit := min(left, int(share*float64(codeBudget)))
 			text, chunks, tokens := r.section(i, limit)
 			if tokens == 0 || tokens > left {
 				continue

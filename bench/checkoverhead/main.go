@@ -3,11 +3,13 @@
 // parsing, output capture and failure extraction.
 //
 // It generates a Go module whose suite takes several seconds (tests that
-// sleep and log, plus one chatty package), builds agentfix, then runs the
-// suite alternately both ways and prints the medians:
+// sleep and log, and a package that prints -lines lines), builds agentfix,
+// then runs the suite alternately three ways and prints the medians: go
+// test directly, go test -json directly (what agentfix runs, so the cost
+// of -json itself shows apart), and agentfix check.
 //
 //	go run ./bench/checkoverhead            # from the repository root
-//	go run ./bench/checkoverhead -runs 7 -lines 200000
+//	go run ./bench/checkoverhead -runs 7 -lines 100000   # a chatty suite
 package main
 
 import (
@@ -28,7 +30,7 @@ func main() {
 		tests = flag.Int("tests", 14, "tests per package")
 		sleep = flag.Duration("sleep", 200*time.Millisecond, "how long each test works")
 		logs  = flag.Int("logs", 100, "t.Log lines per test")
-		lines = flag.Int("lines", 100000, "lines the chatty package prints (100 bytes each)")
+		lines = flag.Int("lines", 0, "lines the chatty package prints (100 bytes each)")
 		runs  = flag.Int("runs", 5, "runs of each way, alternating")
 		keep  = flag.String("keep", "", "only write the suite and agentfix to `DIR` (to profile them by hand)")
 	)
@@ -68,9 +70,14 @@ func run(pkgs, tests int, sleep time.Duration, logs, lines, runs int, keep strin
 	if _, err := timed(suite, direct); err != nil {
 		return err
 	}
-	var d, c, dcpu, ccpu []time.Duration
+	directJSON := []string{"go", "test", "-json", "-count=1", "./..."}
+	var d, j, c, dcpu, jcpu, ccpu []time.Duration
 	for i := 0; i < runs; i++ {
 		sd, err := timed(suite, direct)
+		if err != nil {
+			return err
+		}
+		sj, err := timed(suite, directJSON)
 		if err != nil {
 			return err
 		}
@@ -78,17 +85,20 @@ func run(pkgs, tests int, sleep time.Duration, logs, lines, runs int, keep strin
 		if err != nil {
 			return err
 		}
-		d, c = append(d, sd.wall), append(c, sc.wall)
-		dcpu, ccpu = append(dcpu, sd.cpu), append(ccpu, sc.cpu)
-		fmt.Printf("run %d: direct %.2fs (cpu %.2fs), agentfix check %.2fs (cpu %.2fs)\n", i+1, sd.wall.Seconds(), sd.cpu.Seconds(), sc.wall.Seconds(), sc.cpu.Seconds())
+		d, j, c = append(d, sd.wall), append(j, sj.wall), append(c, sc.wall)
+		dcpu, jcpu, ccpu = append(dcpu, sd.cpu), append(jcpu, sj.cpu), append(ccpu, sc.cpu)
+		fmt.Printf("run %d: direct %.2fs (cpu %.2fs), -json %.2fs (cpu %.2fs), agentfix check %.2fs (cpu %.2fs)\n",
+			i+1, sd.wall.Seconds(), sd.cpu.Seconds(), sj.wall.Seconds(), sj.cpu.Seconds(), sc.wall.Seconds(), sc.cpu.Seconds())
 	}
-	md, mc := median(d), median(c)
+	md, mj, mc := median(d), median(j), median(c)
 	fmt.Printf("\nsuite: %d packages x %d tests (%s each, %d log lines), plus %d lines of output; %d runs each, alternating\n",
 		pkgs, tests, sleep, logs, lines, runs)
 	fmt.Printf("direct:          %-40s median %.2fs (min %.2fs), cpu %.2fs\n", strings.Join(direct, " "), md.Seconds(), minOf(d).Seconds(), median(dcpu).Seconds())
+	fmt.Printf("direct -json:    %-40s median %.2fs (min %.2fs), cpu %.2fs\n", strings.Join(directJSON, " "), mj.Seconds(), minOf(j).Seconds(), median(jcpu).Seconds())
 	fmt.Printf("agentfix check:  %-40s median %.2fs (min %.2fs), cpu %.2fs\n", "check --quiet -- "+strings.Join(direct, " "), mc.Seconds(), minOf(c).Seconds(), median(ccpu).Seconds())
-	fmt.Printf("overhead: wall %+.1f%% of the median (%+.2fs), min %+.1f%%, cpu %+.2fs; goal <= 5%% wall\n",
+	fmt.Printf("overhead over direct: wall %+.1f%% of the median (%+.2fs), min %+.1f%%, cpu %+.2fs; goal <= 5%% wall\n",
 		pct(md, mc), (mc - md).Seconds(), pct(minOf(d), minOf(c)), (median(ccpu) - median(dcpu)).Seconds())
+	fmt.Printf("of which go test -json itself: wall %+.1f%%, cpu %+.2fs\n", pct(md, mj), (median(jcpu) - median(dcpu)).Seconds())
 	return nil
 }
 

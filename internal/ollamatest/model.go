@@ -43,12 +43,15 @@ const (
 
 func triggerText(i int) string { return fmt.Sprintf("<|reply%d|>", i) }
 
-// Dimensions of every scripted model.
+// Dimensions of every scripted model. The attention heads are narrow
+// (headDim, not embd/heads): their output is zeroed anyway, and a long
+// prompt costs attention time in proportion to their width.
 const (
-	embd   = 64
-	heads  = 2
-	ff     = 64
-	blocks = 1
+	embd    = 64
+	heads   = 2
+	headDim = 4
+	ff      = 64
+	blocks  = 1
 )
 
 // GGUF returns the model file.
@@ -114,7 +117,9 @@ func (m Model) GGUF() ([]byte, error) {
 		{"llama.attention.head_count", uint32(heads)},
 		{"llama.attention.head_count_kv", uint32(heads)},
 		{"llama.attention.layer_norm_rms_epsilon", float32(1e-5)},
-		{"llama.rope.dimension_count", uint32(embd / heads)},
+		{"llama.attention.key_length", uint32(headDim)},
+		{"llama.attention.value_length", uint32(headDim)},
+		{"llama.rope.dimension_count", uint32(headDim)},
 		{"llama.vocab_size", uint32(len(v.texts))},
 		{"tokenizer.ggml.model", "gpt2"},
 		{"tokenizer.ggml.pre", "default"},
@@ -144,10 +149,10 @@ func (m Model) GGUF() ([]byte, error) {
 		named("output_norm.weight", ones),
 		{Name: "output.weight", Shape: []uint64{embd, n}, Data: w.output},
 		named("blk.0.attn_norm.weight", ones),
-		named("blk.0.attn_q.weight", zeros(embd, embd)),
-		named("blk.0.attn_k.weight", zeros(embd, embd)),
-		named("blk.0.attn_v.weight", zeros(embd, embd)),
-		named("blk.0.attn_output.weight", zeros(embd, embd)),
+		named("blk.0.attn_q.weight", zeros(embd, heads*headDim)),
+		named("blk.0.attn_k.weight", zeros(embd, heads*headDim)),
+		named("blk.0.attn_v.weight", zeros(embd, heads*headDim)),
+		named("blk.0.attn_output.weight", zeros(heads*headDim, embd)),
 		named("blk.0.ffn_norm.weight", ones),
 		named("blk.0.ffn_gate.weight", zeros(embd, ff)),
 		named("blk.0.ffn_up.weight", zeros(embd, ff)),

@@ -3,6 +3,7 @@ package ollamatest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -88,8 +89,11 @@ func TestRealServerStops(t *testing.T) {
 }
 
 // BenchmarkRealServer measures what the tests pay for a real server: start
-// plus model creation and first load, and one scripted answer on a loaded
-// model. Run: go test -run '^$' -bench RealServer ./internal/ollamatest
+// plus model creation and first load; one scripted answer on a loaded
+// model; and the same answer after a prompt of 4000 tokens (the scripted
+// tokenizer spends a token per byte, and the attention over a long prompt
+// costs time even though its output is thrown away).
+// Run: go test -run '^$' -bench RealServer ./internal/ollamatest
 func BenchmarkRealServer(b *testing.B) {
 	msgs := []api.Message{{Role: "system", Content: "You write diffs."}, {Role: "user", Content: "Write the diff."}}
 	b.Run("StartCreateLoad", func(b *testing.B) {
@@ -106,6 +110,22 @@ func BenchmarkRealServer(b *testing.B) {
 		chat(b, s, &api.ChatRequest{Model: "scripted", Messages: msgs})
 		for b.Loop() {
 			chat(b, s, &api.ChatRequest{Model: "scripted", Messages: msgs})
+		}
+	})
+	b.Run("Prompt4000", func(b *testing.B) {
+		s := Start(b)
+		s.MustCreate(b, "scripted", testModel)
+		opts := map[string]any{"num_ctx": 8192}
+		chat(b, s, &api.ChatRequest{Model: "scripted", Messages: msgs, Options: opts})
+		filler := strings.Repeat("abcdefgh\n", 4000/9)
+		i := 0
+		for b.Loop() {
+			// A different system prompt each time defeats the prompt cache.
+			i++
+			long := []api.Message{{Role: "system", Content: fmt.Sprintf("You write diffs. %d", i)}, {Role: "user", Content: "Write the diff.\n" + filler}}
+			if got, _ := chat(b, s, &api.ChatRequest{Model: "scripted", Messages: long, Options: opts}); got != testModel.Replies[1].Text {
+				b.Fatalf("reply %q", got)
+			}
 		}
 	})
 }

@@ -255,3 +255,25 @@ func TestRealServerConcurrentChats(t *testing.T) {
 		}
 	}
 }
+
+// TestRealServerCutsLongPrompt pins the behaviour num_ctx exists for: a
+// prompt longer than num_ctx is not refused, the server silently keeps its
+// end (a WARN line in its log is all), and only prompt_eval_count tells.
+// The scripted model spends one token per byte.
+func TestRealServerCutsLongPrompt(t *testing.T) {
+	s, c := startReal(t)
+	long := strings.Repeat("abcdefgh\n", 3000/9)
+	resp, err := c.Chat(context.Background(), llm.Request{Model: "scripted", NumCtx: 2048, Messages: []llm.Message{{Role: "user", Content: long}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.PromptTokens != 2048 {
+		t.Errorf("prompt tokens %d, want the prompt cut to num_ctx 2048", resp.PromptTokens)
+	}
+	if resp.Content != realModel.Replies[1].Text {
+		t.Errorf("reply %q: the end of the prompt should survive the cut", resp.Content)
+	}
+	if !strings.Contains(s.Log(), "truncating input prompt") {
+		t.Error("no truncation warning in the server log")
+	}
+}

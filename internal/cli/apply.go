@@ -135,5 +135,3 @@ func (o *applyOptions) report(e *Env, res *patch.Result) {
 	}
 	fmt.Fprintf(e.Stderr, "agentfix apply: %s %d file(s): %v\n", verb, len(res.Files), res.Files)
 }
-
-

@@ -95,21 +95,40 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 	for i, m := range req.Messages {
 		msgs[i] = api.Message{Role: m.Role, Content: m.Content}
 	}
-	stream := true
+	// truncate: false makes the server refuse a prompt longer than num_ctx
+	// instead of silently dropping its front (the repo map, the task).
+	stream, truncate := true, false
 	areq := &api.ChatRequest{
 		Model:    req.Model,
 		Messages: msgs,
 		Stream:   &stream,
+		Truncate: &truncate,
 		Format:   req.Format,
 		Options:  options,
 	}
 
 	var resp *Response
-	attempts, err := c.retry(ctx, "chat", req.Model, func(actx context.Context) error {
-		var err error
-		resp, err = c.chatOnce(actx, areq)
-		return err
-	})
+	send := func() (int, error) {
+		return c.retry(ctx, "chat", req.Model, func(actx context.Context) error {
+			var err error
+			resp, err = c.chatOnce(actx, areq)
+			return err
+		})
+	}
+	attempts, err := send()
+	var re *RejectedError
+	if errors.As(err, &re) && re.PromptTooLong() && req.NumCtx <= 0 {
+		// Our estimate was short: ask once more with the model's whole
+		// window. A num_ctx the caller chose (ollama.num_ctx) is kept.
+		if full, lerr := c.contextLengthOf(ctx, req.Model); lerr == nil && full > numCtx {
+			c.logf("ollama: chat %s: the prompt does not fit num_ctx %d; asking again with %d", req.Model, numCtx, full)
+			numCtx = full
+			options["num_ctx"] = numCtx
+			var more int
+			more, err = send()
+			attempts += more
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -84,6 +84,8 @@ func (e *RejectedError) Error() string {
 	switch {
 	case e.FormatRejected():
 		hint = "the server rejected the JSON schema sent as format"
+	case e.PromptTooLong():
+		hint = "the prompt does not fit the model's context even at its full length; use a model with a longer context or lower limits.max_files"
 	case e.Status == 401 || e.Status == 403:
 		hint = "the server wants credentials; agentfix talks to self-hosted servers without them"
 	case e.Status == 404:
@@ -98,6 +100,10 @@ func (e *RejectedError) Error() string {
 func (e *RejectedError) Config() bool {
 	return e.Status == 401 || e.Status == 403 || e.Status == 404
 }
+
+// PromptTooLong reports whether the server refused a prompt longer than
+// num_ctx (agentfix asks it not to cut prompts silently).
+func (e *RejectedError) PromptTooLong() bool { return isTooLongMessage(e.Message) }
 
 // FormatRejected reports whether the server refused the request's format
 // (a real server answers an invalid JSON schema with HTTP 500, not 400).

@@ -256,24 +256,29 @@ func TestRealServerConcurrentChats(t *testing.T) {
 	}
 }
 
-// TestRealServerCutsLongPrompt pins the behaviour num_ctx exists for: a
-// prompt longer than num_ctx is not refused, the server silently keeps its
-// end (a WARN line in its log is all), and only prompt_eval_count tells.
-// The scripted model spends one token per byte.
-func TestRealServerCutsLongPrompt(t *testing.T) {
+// TestRealServerNeverCutsAPrompt: agentfix sends truncate: false, so a
+// prompt longer than num_ctx is refused instead of silently losing its
+// front. When agentfix chose num_ctx from a short estimate, it asks again
+// with the model's whole window; a num_ctx the user set is kept, and the
+// refusal says so. The scripted model spends one token per byte, four
+// times what the estimate assumes.
+func TestRealServerNeverCutsAPrompt(t *testing.T) {
 	s, c := startReal(t)
-	long := strings.Repeat("abcdefgh\n", 3000/9)
-	resp, err := c.Chat(context.Background(), llm.Request{Model: "scripted", NumCtx: 2048, Messages: []llm.Message{{Role: "user", Content: long}}})
+	long := strings.Repeat("abcdefgh\n", 9000/9)
+	resp, err := c.Chat(context.Background(), llm.Request{Model: "scripted", Messages: []llm.Message{{Role: "user", Content: long}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp.PromptTokens != 2048 {
-		t.Errorf("prompt tokens %d, want the prompt cut to num_ctx 2048", resp.PromptTokens)
+	if resp.NumCtx != 16384 || resp.PromptTokens < 9000 {
+		t.Errorf("num_ctx %d, prompt tokens %d; want the whole prompt evaluated in the model's full 16384", resp.NumCtx, resp.PromptTokens)
 	}
-	if resp.Content != realModel.Replies[1].Text {
-		t.Errorf("reply %q: the end of the prompt should survive the cut", resp.Content)
+
+	_, err = c.Chat(context.Background(), llm.Request{Model: "scripted", NumCtx: 2048, Messages: []llm.Message{{Role: "user", Content: long[:3000]}}})
+	var re *llm.RejectedError
+	if !errors.As(err, &re) || !re.PromptTooLong() {
+		t.Fatalf("err = %v, want a RejectedError for a prompt longer than the num_ctx the user set", err)
 	}
-	if !strings.Contains(s.Log(), "truncating input prompt") {
-		t.Error("no truncation warning in the server log")
+	if strings.Contains(s.Log(), "truncating input prompt") {
+		t.Error("the server cut a prompt")
 	}
 }

@@ -56,7 +56,7 @@ func classify(err error) failureKind {
 		switch {
 		case se.StatusCode == http.StatusTooManyRequests, se.StatusCode == http.StatusServiceUnavailable:
 			return overload
-		case se.StatusCode == http.StatusInternalServerError && isFormatMessage(se.ErrorMessage):
+		case isFormatMessage(se.ErrorMessage), isTooLongMessage(se.ErrorMessage):
 			return permanent
 		case se.StatusCode >= 500:
 			return transient
@@ -72,7 +72,7 @@ func classify(err error) failureKind {
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) {
 		return transient
 	}
-	if isFormatMessage(err.Error()) {
+	if isFormatMessage(err.Error()) || isTooLongMessage(err.Error()) {
 		return permanent
 	}
 	// A plain error: a partial JSON line or a server-side failure reported
@@ -85,6 +85,15 @@ func classify(err error) failureKind {
 func isFormatMessage(msg string) bool {
 	m := strings.ToLower(msg)
 	return strings.Contains(m, "invalid format") || strings.Contains(m, "schema in format")
+}
+
+// isTooLongMessage recognises the real server's refusal of a prompt that
+// does not fit num_ctx, which it gives instead of cutting the prompt when
+// the request says truncate: false (runner: "the input length exceeds the
+// context length"; server: "input exceeds maximum context length …").
+func isTooLongMessage(msg string) bool {
+	m := strings.ToLower(msg)
+	return strings.Contains(m, "exceeds the context length") || strings.Contains(m, "exceeds maximum context length")
 }
 
 // isDial reports whether err means no connection could be opened at all.

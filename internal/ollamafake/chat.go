@@ -34,6 +34,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		Options:  cr.Options,
 		Format:   cr.Format,
 		Stream:   cr.Stream == nil || *cr.Stream,
+		Truncate: cr.Truncate == nil || *cr.Truncate,
 
 		PromptTokens: estimatePromptTokens(cr.Messages),
 	}

@@ -18,6 +18,9 @@ type Request struct {
 	Options  map[string]any
 	Format   json.RawMessage
 	Stream   bool
+	// Truncate is whether the request lets the server cut a prompt longer
+	// than num_ctx (the default when the request does not say).
+	Truncate bool
 	// PromptTokens is the server's estimate of the prompt's size (four bytes
 	// a token, four more a message), the count its done chunk reports
 	// unless the reply sets one. Compare it with NumCtx to catch a prompt

@@ -396,26 +396,6 @@ func TestInvalidPlanIsRetriedWithTheError(t *testing.T) {
 	}
 }
 
-// failingWriter fails every write, like a full disk.
-type failingWriter struct{}
-
-func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
-
-func TestABrokenRecordDoesNotLoseTheFix(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, "sum")
-	h.srv.Script(testModel, ollamafake.Text(planReply), ollamafake.Text(reply(t, "fix.diff")))
-	job := h.job(Task{Title: "Sum drops the first element"})
-	job.Session = failingWriter{}
-	res, err := Run(context.Background(), job)
-	if err != nil || res.Result != Fixed {
-		t.Fatalf("Run = %v, %v", res, err)
-	}
-	if n := strings.Count(h.log.String(), "no space left"); n != 1 {
-		t.Errorf("the record error was logged %d times, want once:\n%s", n, h.log.String())
-	}
-}
-
 // A model server that answers every request with the same fix, whatever
 // was asked: the diff sent instead of a plan is the first patch.
 func TestFixSentInsteadOfAPlanIsTried(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfix/agentfix/internal/actiontest"
 	"github.com/agentfix/agentfix/internal/githubfake"
 )
 
@@ -21,27 +22,27 @@ func TestRefusedActors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(t, nil)
 			if tc.role != "" {
-				w.gh.SetPermission(repoName, tc.login, tc.role)
+				w.GH.SetPermission(actiontest.Repo, tc.login, tc.role)
 			}
-			n := w.addIssue()
-			r := w.run("issue_comment", commentPayload("created", n, false, tc.login, "/agent fix now"))
-			r.wantResult(t, 0, "refused")
-			cs := w.gh.Comments(repoName, n)
-			r.must(t, len(cs) == 1, "want exactly one reply, got %+v", cs)
-			r.must(t, strings.Contains(cs[0].Body, "> /agent fix now") && strings.Contains(cs[0].Body, tc.want), "reply does not quote the command and say %q:\n%s", tc.want, cs[0].Body)
-			r.must(t, len(w.ollama.Chats()) == 0 && len(w.gh.PullRequests(repoName, "")) == 0, "a refused command did work")
+			n := w.AddIssue()
+			r := w.Run("issue_comment", actiontest.CommentPayload("created", n, false, tc.login, "", "/agent fix now"))
+			r.WantResult(t, 0, "refused")
+			cs := w.GH.Comments(actiontest.Repo, n)
+			r.Must(t, len(cs) == 1, "want exactly one reply, got %+v", cs)
+			r.Must(t, strings.Contains(cs[0].Body, "> /agent fix now") && strings.Contains(cs[0].Body, tc.want), "reply does not quote the command and say %q:\n%s", tc.want, cs[0].Body)
+			r.Must(t, len(w.Ollama.Chats()) == 0 && len(w.GH.PullRequests(actiontest.Repo, "")) == 0, "a refused command did work")
 		})
 	}
 }
 
 func TestLabelerIsCheckedLikeACommenter(t *testing.T) {
 	w := newWorld(t, nil)
-	w.gh.SetPermission(repoName, "rita", "read")
-	n := w.addIssue()
-	r := w.run("issues", labeledPayload(n, "agent-fix", "rita"))
-	r.wantResult(t, 0, "refused")
-	cs := w.gh.Comments(repoName, n)
-	r.must(t, len(cs) == 1 && strings.Contains(cs[0].Body, "agent-fix"), "reply %+v", cs)
+	w.GH.SetPermission(actiontest.Repo, "rita", "read")
+	n := w.AddIssue()
+	r := w.Run("issues", actiontest.LabeledPayload(n, "agent-fix", "rita"))
+	r.WantResult(t, 0, "refused")
+	cs := w.GH.Comments(actiontest.Repo, n)
+	r.Must(t, len(cs) == 1 && strings.Contains(cs[0].Body, "agent-fix"), "reply %+v", cs)
 }
 
 // Roles that may trigger agentfix, through a cheap command: /agent check
@@ -49,36 +50,36 @@ func TestLabelerIsCheckedLikeACommenter(t *testing.T) {
 func TestAllowedRoles(t *testing.T) {
 	for _, role := range []string{"admin", "maintain"} {
 		t.Run(role, func(t *testing.T) {
-			w := newWorld(t, fixedProject)
-			w.gh.SetPermission(repoName, "carol", role)
-			head := w.pushBranch("docs", map[string]string{"README.md": "calc\n"})
-			n := w.gh.AddPR(repoName, githubfake.Issue{Title: "Docs", User: "carol", PR: &githubfake.PullRequest{Head: "docs", HeadSHA: head}})
-			r := w.run("issue_comment", commentPayload("created", n, true, "carol", "/agent check"))
-			r.wantResult(t, 0, "checked")
+			w := newWorld(t, actiontest.FixedProject)
+			w.GH.SetPermission(actiontest.Repo, "carol", role)
+			head := w.PushBranch("docs", map[string]string{"README.md": "calc\n"})
+			n := w.GH.AddPR(actiontest.Repo, githubfake.Issue{Title: "Docs", User: "carol", PR: &githubfake.PullRequest{Head: "docs", HeadSHA: head}})
+			r := w.Run("issue_comment", actiontest.CommentPayload("created", n, true, "carol", "", "/agent check"))
+			r.WantResult(t, 0, "checked")
 		})
 	}
 }
 
 func TestAllowedBotFromConfig(t *testing.T) {
 	w := newWorld(t, nil)
-	w.pushMain(map[string]string{".github/agent-fix.yml": "triggers:\n  allow_bots: [\"renovate[bot]\"]\n"})
-	n := w.addIssue()
-	r := w.run("issue_comment", commentPayload("created", n, false, "renovate[bot]", "/agent help"))
-	r.wantResult(t, 0, "nothing-to-do")
-	cs := w.gh.Comments(repoName, n)
-	r.must(t, len(cs) == 1 && strings.Contains(cs[0].Body, "renovate[bot]"), "help reply %+v", cs)
+	w.PushMain(map[string]string{".github/agent-fix.yml": "triggers:\n  allow_bots: [\"renovate[bot]\"]\n"})
+	n := w.AddIssue()
+	r := w.Run("issue_comment", actiontest.CommentPayload("created", n, false, "renovate[bot]", "", "/agent help"))
+	r.WantResult(t, 0, "nothing-to-do")
+	cs := w.GH.Comments(actiontest.Repo, n)
+	r.Must(t, len(cs) == 1 && strings.Contains(cs[0].Body, "renovate[bot]"), "help reply %+v", cs)
 }
 
 func TestForkPRCheckIsRefused(t *testing.T) {
-	w := newWorld(t, fixedProject)
-	w.gh.AddRepo("mallory/calc", "main")
-	w.gh.SetBranch("mallory/calc", "evil", "1111111111111111111111111111111111111111")
-	n := w.gh.AddPR(repoName, githubfake.Issue{Title: "Totally safe", User: "alice",
+	w := newWorld(t, actiontest.FixedProject)
+	w.GH.AddRepo("mallory/calc", "main")
+	w.GH.SetBranch("mallory/calc", "evil", "1111111111111111111111111111111111111111")
+	n := w.GH.AddPR(actiontest.Repo, githubfake.Issue{Title: "Totally safe", User: "alice",
 		PR: &githubfake.PullRequest{Head: "evil", HeadRepo: "mallory/calc", HeadSHA: "1111111111111111111111111111111111111111"}})
-	r := w.run("issue_comment", commentPayload("created", n, true, "alice", "/agent check"))
-	r.wantResult(t, 0, "refused")
-	cs := w.gh.Comments(repoName, n)
-	r.must(t, len(cs) == 1 && strings.Contains(cs[0].Body, "fork"), "reply %+v", cs)
+	r := w.Run("issue_comment", actiontest.CommentPayload("created", n, true, "alice", "", "/agent check"))
+	r.WantResult(t, 0, "refused")
+	cs := w.GH.Comments(actiontest.Repo, n)
+	r.Must(t, len(cs) == 1 && strings.Contains(cs[0].Body, "fork"), "reply %+v", cs)
 }
 
 // Comments that are not commands for agentfix end the run silently.
@@ -92,64 +93,50 @@ func TestIgnoredComments(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(t, nil)
-			n := w.addIssue()
-			r := w.run("issue_comment", commentPayload(tc.action, n, false, tc.author, tc.body))
-			r.wantResult(t, 0, "nothing-to-do")
-			r.must(t, len(w.gh.Comments(repoName, n)) == 0, "an ignored comment got a reply")
-			r.must(t, len(w.ollama.Chats()) == 0, "an ignored comment reached the model")
+			n := w.AddIssue()
+			r := w.Run("issue_comment", actiontest.CommentPayload(tc.action, n, false, tc.author, "", tc.body))
+			r.WantResult(t, 0, "nothing-to-do")
+			r.Must(t, len(w.GH.Comments(actiontest.Repo, n)) == 0, "an ignored comment got a reply")
+			r.Must(t, len(w.Ollama.Chats()) == 0, "an ignored comment reached the model")
 		})
 	}
-}
-
-// pushMain commits files onto origin's main as a person and refreshes the
-// workspace.
-func (w *world) pushMain(files map[string]string) {
-	w.t.Helper()
-	dir := w.t.TempDir()
-	gitT(w.t, dir, nil, "clone", "-q", "file://"+w.bare, "c")
-	c := dir + "/c"
-	writeFiles(w.t, c, files)
-	gitT(w.t, c, nil, "add", ".")
-	gitT(w.t, c, humanID, "commit", "-q", "-m", "update main")
-	gitT(w.t, c, nil, "push", "-q", "origin", "main")
-	w.clone("main")
 }
 
 // forkPR pushes the buggy calc.go as refs/pull/N/head (where GitHub keeps
 // a fork PR's head in the base repository) and opens the PR from
 // mallory/calc.
-func (w *world) forkPR() int {
-	w.t.Helper()
-	head := w.pushBranch("tmp-fork-head", map[string]string{"calc.go": project["calc.go"]})
-	gitT(w.t, w.bare, nil, "update-ref", "-d", "refs/heads/tmp-fork-head")
-	w.gh.AddRepo("mallory/calc", "main")
-	w.gh.SetBranch("mallory/calc", "evil", head)
-	n := w.gh.AddPR(repoName, githubfake.Issue{Title: "Refactor from a fork", User: "mallory",
+func forkPR(w *actiontest.World) int {
+	w.T.Helper()
+	head := w.PushBranch("tmp-fork-head", map[string]string{"calc.go": actiontest.Project["calc.go"]})
+	actiontest.Git(w.T, w.Origin, nil, "update-ref", "-d", "refs/heads/tmp-fork-head")
+	w.GH.AddRepo("mallory/calc", "main")
+	w.GH.SetBranch("mallory/calc", "evil", head)
+	n := w.GH.AddPR(actiontest.Repo, githubfake.Issue{Title: "Refactor from a fork", User: "mallory",
 		PR: &githubfake.PullRequest{Head: "evil", HeadRepo: "mallory/calc", HeadSHA: head}})
-	gitT(w.t, w.bare, nil, "update-ref", "refs/pull/"+itoa(n)+"/head", head)
+	actiontest.Git(w.T, w.Origin, nil, "update-ref", "refs/pull/"+itoa(n)+"/head", head)
 	return n
 }
 
 func TestForkPRCheckWhenAllowedRunsWithoutTokenAndCommentsTheDiff(t *testing.T) {
-	w := newWorld(t, fixedProject)
-	w.pushMain(map[string]string{".github/agent-fix.yml": "triggers:\n  allow_forks: true\n"})
-	n := w.forkPR()
-	r := w.run("issue_comment", commentPayload("created", n, true, "alice", "/agent check"))
-	r.wantResult(t, 0, "fixed")
-	r.must(t, len(w.gh.PullRequests(repoName, "")) == 1, "a PR was opened into a fork's branch")
-	st := w.statusComments(n)
-	r.must(t, len(st) == 1 && strings.Contains(st[0].Body, "fork") && strings.Contains(st[0].Body, "+\treturn a + b"), "status comment lacks the note and the diff: %+v", st)
-	r.must(t, !strings.Contains(gitT(t, w.bare, nil, "branch", "--list"), "agent-fix/"), "a branch was pushed for a fork PR")
+	w := newWorld(t, actiontest.FixedProject)
+	w.PushMain(map[string]string{".github/agent-fix.yml": "triggers:\n  allow_forks: true\n"})
+	n := forkPR(w)
+	r := w.Run("issue_comment", actiontest.CommentPayload("created", n, true, "alice", "", "/agent check"))
+	r.WantResult(t, 0, "fixed")
+	r.Must(t, len(w.GH.PullRequests(actiontest.Repo, "")) == 1, "a PR was opened into a fork's branch")
+	st := w.StatusComments(n)
+	r.Must(t, len(st) == 1 && strings.Contains(st[0].Body, "fork") && strings.Contains(st[0].Body, "+\treturn a + b"), "status comment lacks the note and the diff: %+v", st)
+	r.Must(t, !strings.Contains(actiontest.Git(t, w.Origin, nil, "branch", "--list"), "agent-fix/"), "a branch was pushed for a fork PR")
 }
 
 func TestForkPRCheckRefusesAPersistedToken(t *testing.T) {
-	w := newWorld(t, fixedProject)
-	w.pushMain(map[string]string{".github/agent-fix.yml": "triggers:\n  allow_forks: true\n"})
-	n := w.forkPR()
-	gitT(t, w.ws, nil, "config", "--local", "http.https://github.com/.extraheader", "AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX3g=")
-	r := w.run("issue_comment", commentPayload("created", n, true, "alice", "/agent check"))
-	r.must(t, r.code == 2 && strings.Contains(r.stderr, "persist-credentials: false"), "want exit 2 telling to set persist-credentials: false")
-	r.must(t, len(w.ollama.Chats()) == 0, "the fork's code reached the loop")
-	st := w.statusComments(n)
-	r.must(t, len(st) == 1 && strings.Contains(st[0].Body, "persist-credentials"), "status comment does not say why: %+v", st)
+	w := newWorld(t, actiontest.FixedProject)
+	w.PushMain(map[string]string{".github/agent-fix.yml": "triggers:\n  allow_forks: true\n"})
+	n := forkPR(w)
+	actiontest.Git(t, w.Workspace, nil, "config", "--local", "http.https://github.com/.extraheader", "AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX3g=")
+	r := w.Run("issue_comment", actiontest.CommentPayload("created", n, true, "alice", "", "/agent check"))
+	r.Must(t, r.Code == 2 && strings.Contains(r.Stderr, "persist-credentials: false"), "want exit 2 telling to set persist-credentials: false")
+	r.Must(t, len(w.Ollama.Chats()) == 0, "the fork's code reached the loop")
+	st := w.StatusComments(n)
+	r.Must(t, len(st) == 1 && strings.Contains(st[0].Body, "persist-credentials"), "status comment does not say why: %+v", st)
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentfix/agentfix/internal/actiontest"
 )
 
 // badDiff is a row for a model that answers every patch request with
@@ -17,19 +19,19 @@ func badDiff(name, diff, target, reason string, setup func(w *world)) scenario {
 		if setup != nil {
 			setup(w)
 		}
-		w.env["INPUT_MAX_ROUNDS"] = "2"
-		w.answerWith(diff)
+		w.Env["INPUT_MAX_ROUNDS"] = "2"
+		w.AnswerWith(diff)
 		if !filepath.IsAbs(target) {
-			target = filepath.Join(w.tmp, target)
+			target = filepath.Join(w.Dir, target)
 		}
 		os.Remove(target)
 		n, r := fixIssue(w)
 		c.must(r, absent(target), "%s was written", target)
-		c.must(r, r.code == 1 && r.outputs["result"] == "not-fixed", "want exit 1 and not-fixed, got exit %d %q", r.code, r.outputs["result"])
+		c.must(r, r.Code == 1 && r.Outputs["result"] == "not-fixed", "want exit 1 and not-fixed, got exit %d %q", r.Code, r.Outputs["result"])
 		why := logged(r, "not applied")
-		c.must(r, strings.Contains(why, reason), "the log does not give the reason %q:\n%s", reason, tail(r.stderr, 4000))
+		c.must(r, strings.Contains(why, reason), "the log does not give the reason %q:\n%s", reason, tail(r.Stderr, 4000))
 		fed := false
-		for _, ch := range w.ollama.Chats() {
+		for _, ch := range w.Ollama.Chats() {
 			fed = fed || strings.Contains(ch.LastMessage(), reason)
 		}
 		c.must(r, fed, "the reason was not fed back to the model")
@@ -57,17 +59,17 @@ var diffAttacks = []scenario{
 	badDiff("model diff writing through a symlink", newFile("docs/pwned.txt", "pwned"), "outside/pwned.txt", "symlink", func(w *world) {
 		// docs is a symlink, committed on main, to a directory outside
 		// the repository.
-		os.MkdirAll(filepath.Join(w.tmp, "outside"), 0o755)
-		dir := w.t.TempDir()
-		gitT(w.t, dir, nil, "clone", "-q", "file://"+w.bare, "c")
+		os.MkdirAll(filepath.Join(w.Dir, "outside"), 0o755)
+		dir := w.T.TempDir()
+		actiontest.Git(w.T, dir, nil, "clone", "-q", "file://"+w.Origin, "c")
 		c := filepath.Join(dir, "c")
 		if err := os.Symlink("../outside", filepath.Join(c, "docs")); err != nil {
-			w.t.Fatal(err)
+			w.T.Fatal(err)
 		}
-		gitT(w.t, c, nil, "add", "docs")
-		gitT(w.t, c, humanID, "commit", "-q", "-m", "docs link")
-		gitT(w.t, c, nil, "push", "-q", "origin", "main")
-		w.clone("main")
+		actiontest.Git(w.T, c, nil, "add", "docs")
+		actiontest.Git(w.T, c, actiontest.HumanID, "commit", "-q", "-m", "docs link")
+		actiontest.Git(w.T, c, nil, "push", "-q", "origin", "main")
+		w.Clone("main")
 	}),
 	badDiff("model diff adding a secret",
 		"--- a/calc.go\n+++ b/calc.go\n@@ -3,4 +3,5 @@\n // Add returns the sum of a and b.\n func Add(a, b int) int {\n-\treturn a - b\n+\tconst deployKey = \"AKIAIOSFODNN7EXAMPLE\"\n+\treturn a + b\n }\n",

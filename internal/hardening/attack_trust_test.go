@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfix/agentfix/internal/actiontest"
 	"github.com/agentfix/agentfix/internal/githubfake"
 )
 
@@ -13,14 +14,14 @@ func refusedCommenter(name, login, typ, role, reason string) scenario {
 	return scenario{name, "refused: one reply quoting the command and saying " + reason + "; the model never asked", func(t *testing.T, c *check) {
 		w := newWorld(t, nil)
 		if role != "" {
-			w.gh.SetPermission(repoName, login, role)
+			w.GH.SetPermission(actiontest.Repo, login, role)
 		}
-		n := w.addIssue()
-		r := w.run("issue_comment", commentPayload("created", n, false, login, typ, "/agent fix now"))
-		c.must(r, r.code == 0 && r.outputs["result"] == "refused", "want exit 0 and refused, got exit %d %q", r.code, r.outputs["result"])
+		n := w.AddIssue()
+		r := w.Run("issue_comment", actiontest.CommentPayload("created", n, false, login, typ, "/agent fix now"))
+		c.must(r, r.Code == 0 && r.Outputs["result"] == "refused", "want exit 0 and refused, got exit %d %q", r.Code, r.Outputs["result"])
 		reply := w.replyTo(n)
 		c.must(r, strings.Contains(reply, "> /agent fix now") && strings.Contains(reply, reason), "the reply does not quote the command and say %q:\n%s", reason, reply)
-		c.must(r, len(w.ollama.Requests()) == 0, "a refused command reached the model")
+		c.must(r, len(w.Ollama.Requests()) == 0, "a refused command reached the model")
 		c.see("exit 0 refused; reply: %q", statusLine(reply, "Reason:"))
 		c.nothingChanged(w, r)
 	}}
@@ -30,17 +31,17 @@ func refusedCommenter(name, login, typ, role, reason string) scenario {
 // ends with nothing to do, the reason logged, no reply.
 func ignoredComment(name, action, author, body, reason string, isPR bool) scenario {
 	return scenario{name, "ignored: nothing-to-do, the reason logged, no reply, the model never asked", func(t *testing.T, c *check) {
-		w := newWorld(t, fixedProject)
-		n := w.addIssue()
+		w := newWorld(t, actiontest.FixedProject)
+		n := w.AddIssue()
 		if isPR {
-			n = w.addPR("feature", map[string]string{"calc.go": project["calc.go"]})
+			n = w.addPR("feature", map[string]string{"calc.go": actiontest.Project["calc.go"]})
 		}
-		r := w.run("issue_comment", commentPayload(action, n, isPR, author, "", body))
-		c.must(r, r.code == 0 && r.outputs["result"] == "nothing-to-do", "want exit 0 and nothing-to-do, got exit %d %q", r.code, r.outputs["result"])
+		r := w.Run("issue_comment", actiontest.CommentPayload(action, n, isPR, author, "", body))
+		c.must(r, r.Code == 0 && r.Outputs["result"] == "nothing-to-do", "want exit 0 and nothing-to-do, got exit %d %q", r.Code, r.Outputs["result"])
 		why := logged(r, "event: ignored")
-		c.must(r, strings.Contains(why, reason), "the log does not say why (%q):\n%s", reason, r.stderr)
-		c.must(r, len(w.gh.Comments(repoName, n)) == 0, "an ignored comment got a reply")
-		c.must(r, len(w.ollama.Requests()) == 0, "an ignored comment reached the model")
+		c.must(r, strings.Contains(why, reason), "the log does not say why (%q):\n%s", reason, r.Stderr)
+		c.must(r, len(w.GH.Comments(actiontest.Repo, n)) == 0, "an ignored comment got a reply")
+		c.must(r, len(w.Ollama.Requests()) == 0, "an ignored comment reached the model")
 		c.see("exit 0 nothing-to-do; %q", why)
 		c.nothingChanged(w, r)
 	}}
@@ -58,27 +59,27 @@ var trustAttacks = []scenario{
 	ignoredComment("/agent check hidden in an HTML comment", "created", "alice", "Looks good.\n<!--\n/agent check\n-->\n", "", true),
 	ignoredComment("edited comment", "edited", "alice", "/agent check", "", true),
 	{"fork PR without allow_forks", "refused: the reply says fork; nothing checked out or run", func(t *testing.T, c *check) {
-		w := newWorld(t, fixedProject)
+		w := newWorld(t, actiontest.FixedProject)
 		n := w.forkPR()
-		r := w.run("issue_comment", commentPayload("created", n, true, "alice", "", "/agent check"))
-		c.must(r, r.code == 0 && r.outputs["result"] == "refused", "want exit 0 and refused, got exit %d %q", r.code, r.outputs["result"])
+		r := w.Run("issue_comment", actiontest.CommentPayload("created", n, true, "alice", "", "/agent check"))
+		c.must(r, r.Code == 0 && r.Outputs["result"] == "refused", "want exit 0 and refused, got exit %d %q", r.Code, r.Outputs["result"])
 		reply := w.replyTo(n)
 		c.must(r, strings.Contains(reply, "fork"), "the reply does not say fork:\n%s", reply)
-		c.must(r, len(w.ollama.Requests()) == 0, "the fork's code reached the loop")
+		c.must(r, len(w.Ollama.Requests()) == 0, "the fork's code reached the loop")
 		c.see("exit 0 refused; reply: %q", statusLine(reply, "fork"))
 		c.nothingChanged(w, r)
 	}},
 	{".git/config holds an extraheader when running PR code", "refused (exit 2) before the fork's code runs: persist-credentials: false is asked for", func(t *testing.T, c *check) {
-		w := newWorld(t, fixedProject)
+		w := newWorld(t, actiontest.FixedProject)
 		w.config("triggers:\n  allow_forks: true\n")
 		n := w.forkPR()
-		gitT(t, w.ws, nil, "config", "--local", "http.https://github.com/.extraheader", "AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX3g=")
-		r := w.run("issue_comment", commentPayload("created", n, true, "alice", "", "/agent check"))
-		c.must(r, r.code == 2 && strings.Contains(r.stderr, "persist-credentials: false"), "want exit 2 asking for persist-credentials: false")
-		c.must(r, len(w.ollama.Requests()) == 0, "the fork's code reached the loop")
+		actiontest.Git(t, w.Workspace, nil, "config", "--local", "http.https://github.com/.extraheader", "AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX3g=")
+		r := w.Run("issue_comment", actiontest.CommentPayload("created", n, true, "alice", "", "/agent check"))
+		c.must(r, r.Code == 2 && strings.Contains(r.Stderr, "persist-credentials: false"), "want exit 2 asking for persist-credentials: false")
+		c.must(r, len(w.Ollama.Requests()) == 0, "the fork's code reached the loop")
 		st := w.status(n)
 		c.must(r, strings.Contains(st, "persist-credentials"), "the status comment does not say why:\n%s", st)
-		c.must(r, gitOut(w.ws, "rev-parse", "HEAD") == gitOut(w.bare, "rev-parse", "main"), "the fork's head was checked out")
+		c.must(r, gitOut(w.Workspace, "rev-parse", "HEAD") == gitOut(w.Origin, "rev-parse", "main"), "the fork's head was checked out")
 		c.see("exit 2; status: %q", statusLine(st, "persist-credentials"))
 		c.nothingChanged(w, r)
 	}},
@@ -87,14 +88,14 @@ var trustAttacks = []scenario{
 // forkPR opens a PR from mallory/calc whose head (buggy calc.go) is
 // reachable as refs/pull/N/head, as GitHub serves it.
 func (w *world) forkPR() int {
-	w.t.Helper()
-	w.gh.AddRepo("mallory/calc", "main")
-	w.gh.SetBranch("mallory/calc", "evil", "1111111111111111111111111111111111111111")
-	n := w.gh.AddPR(repoName, githubfake.Issue{Title: "Refactor from a fork", User: "mallory",
+	w.T.Helper()
+	w.GH.AddRepo("mallory/calc", "main")
+	w.GH.SetBranch("mallory/calc", "evil", "1111111111111111111111111111111111111111")
+	n := w.GH.AddPR(actiontest.Repo, githubfake.Issue{Title: "Refactor from a fork", User: "mallory",
 		PR: &githubfake.PullRequest{Head: "evil", HeadRepo: "mallory/calc", HeadSHA: "1111111111111111111111111111111111111111"}})
 	w.humanPRs++
-	head := w.pushBranch("tmp-fork-head", map[string]string{"calc.go": project["calc.go"]})
-	gitT(w.t, w.bare, nil, "update-ref", "refs/pull/"+itoa(n)+"/head", head)
-	gitT(w.t, w.bare, nil, "update-ref", "-d", "refs/heads/tmp-fork-head")
+	head := w.PushBranch("tmp-fork-head", map[string]string{"calc.go": actiontest.Project["calc.go"]})
+	actiontest.Git(w.T, w.Origin, nil, "update-ref", "refs/pull/"+itoa(n)+"/head", head)
+	actiontest.Git(w.T, w.Origin, nil, "update-ref", "-d", "refs/heads/tmp-fork-head")
 	return n
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfix/agentfix/internal/actiontest"
 	"github.com/agentfix/agentfix/internal/llm"
 	"github.com/agentfix/agentfix/internal/ollamafake"
 )
@@ -16,7 +17,7 @@ import (
 var ollamaFaults = []scenario{
 	{"ollama: 500 then success", "retried after 1 s; fixed, one PR", func(t *testing.T, c *check) {
 		w := newWorld(t, nil)
-		w.ollama.Script(model, ollamafake.Fail(500))
+		w.Ollama.Script(actiontest.Model, ollamafake.Fail(500))
 		n, r := fixIssue(w)
 		c.wantFixed(w, r, n)
 		retry := logged(r, "attempt 1 failed")
@@ -28,7 +29,7 @@ var ollamaFaults = []scenario{
 		// The overload schedule (5 s … 80 s) cannot be shortened from
 		// outside the binary, so this row drives the real client with an
 		// injected Sleep; the rows through the binary cover the wiring.
-		srv := ollamafake.New(t, ollamafake.Model{Name: model, ContextLength: 32768})
+		srv := ollamafake.New(t, ollamafake.Model{Name: actiontest.Model, ContextLength: 32768})
 		var mu sync.Mutex
 		var slept []time.Duration
 		client, err := llm.New(srv.URL, llm.Options{Sleep: func(ctx context.Context, d time.Duration) error {
@@ -38,16 +39,16 @@ var ollamaFaults = []scenario{
 			return ctx.Err()
 		}})
 		c.must(nil, err == nil, "llm.New: %v", err)
-		req := llm.Request{Model: model, Messages: []llm.Message{{Role: "user", Content: "hi"}}, NumCtx: 4096}
+		req := llm.Request{Model: actiontest.Model, Messages: []llm.Message{{Role: "user", Content: "hi"}}, NumCtx: 4096}
 		five := slices.Repeat([]ollamafake.Reply{ollamafake.Fail(503)}, 5)
-		srv.Script(model, append(five, ollamafake.Text("ok"))...)
+		srv.Script(actiontest.Model, append(five, ollamafake.Text("ok"))...)
 		resp, err := client.Chat(context.Background(), req)
 		c.must(nil, err == nil && resp.Content == "ok" && resp.Attempts == 6, "5×503 then success: %v", err)
 		want := []time.Duration{5 * time.Second, 10 * time.Second, 20 * time.Second, 40 * time.Second, 80 * time.Second}
 		c.must(nil, slices.Equal(slept, want), "waits %v, want %v", slept, want)
 		c.see("5×503: waited %v (injected Sleep), then the reply", slept)
 
-		srv.Script(model, slices.Repeat([]ollamafake.Reply{ollamafake.Fail(503)}, 6)...)
+		srv.Script(actiontest.Model, slices.Repeat([]ollamafake.Reply{ollamafake.Fail(503)}, 6)...)
 		_, err = client.Chat(context.Background(), req)
 		var se *llm.ServerError
 		c.must(nil, errors.As(err, &se) && se.Attempts == 6 && strings.Contains(err.Error(), "503"), "6×503: %v", err)
@@ -56,7 +57,7 @@ var ollamaFaults = []scenario{
 	{"ollama: hang (timeout)", "the request times out (ollama.timeout), is retried, fixed", func(t *testing.T, c *check) {
 		w := newWorld(t, nil)
 		w.config("ollama:\n  timeout: 2s\n")
-		w.ollama.Script(model, ollamafake.Hang())
+		w.Ollama.Script(actiontest.Model, ollamafake.Hang())
 		n, r := fixIssue(w)
 		c.wantFixed(w, r, n)
 		retry := logged(r, "attempt 1 failed")
@@ -67,15 +68,15 @@ var ollamaFaults = []scenario{
 	{"ollama: hangs every time", "timed out 4 times; not fixed, exit 1, the reason in the status comment", func(t *testing.T, c *check) {
 		w := newWorld(t, nil)
 		w.config("ollama:\n  timeout: 300ms\n")
-		w.ollama.Respond("", func(ollamafake.Request) ollamafake.Reply { return ollamafake.Hang() })
+		w.Ollama.Respond("", func(ollamafake.Request) ollamafake.Reply { return ollamafake.Hang() })
 		n, r := fixIssue(w)
 		c.wantNotFixed(w, r, n, 1, "did not finish within 300ms on the last of 4 attempts")
-		c.see("exit %d %s; status: %q", r.code, r.outputs["result"], statusLine(w.status(n), "within"))
+		c.see("exit %d %s; status: %q", r.Code, r.Outputs["result"], statusLine(w.status(n), "within"))
 		c.settle(w, r, outcome{session: "fix-issue"})
 	}},
 	{"ollama: stream cut mid-line", "retried after 1 s; fixed, one PR", func(t *testing.T, c *check) {
 		w := newWorld(t, nil)
-		w.ollama.Script(model, ollamafake.Text(planJSON), ollamafake.CutMidLine("```diff\n"+fixDiff+"```\n"))
+		w.Ollama.Script(actiontest.Model, ollamafake.Text(actiontest.PlanJSON), ollamafake.CutMidLine("```diff\n"+actiontest.FixDiff+"```\n"))
 		n, r := fixIssue(w)
 		c.wantFixed(w, r, n)
 		retry := logged(r, "attempt 1 failed")
@@ -85,7 +86,7 @@ var ollamaFaults = []scenario{
 	}},
 	{"ollama: stream cut at a line (no done chunk)", "retried after 1 s; fixed, one PR", func(t *testing.T, c *check) {
 		w := newWorld(t, nil)
-		w.ollama.Script(model, ollamafake.Text(planJSON), ollamafake.CutAtLine("```diff\n"+fixDiff+"```\n"))
+		w.Ollama.Script(actiontest.Model, ollamafake.Text(actiontest.PlanJSON), ollamafake.CutAtLine("```diff\n"+actiontest.FixDiff+"```\n"))
 		n, r := fixIssue(w)
 		c.wantFixed(w, r, n)
 		retry := logged(r, "attempt 1 failed")
@@ -95,7 +96,7 @@ var ollamaFaults = []scenario{
 	}},
 	{"ollama: error line inside a 200 stream", "retried after 1 s; fixed, one PR", func(t *testing.T, c *check) {
 		w := newWorld(t, nil)
-		w.ollama.Script(model, ollamafake.Text(planJSON), ollamafake.ErrorLine("```diff\n"+fixDiff+"```\n", "model runner has unexpectedly stopped"))
+		w.Ollama.Script(actiontest.Model, ollamafake.Text(actiontest.PlanJSON), ollamafake.ErrorLine("```diff\n"+actiontest.FixDiff+"```\n", "model runner has unexpectedly stopped"))
 		n, r := fixIssue(w)
 		c.wantFixed(w, r, n)
 		retry := logged(r, "attempt 1 failed")
@@ -105,7 +106,7 @@ var ollamaFaults = []scenario{
 	}},
 	{"ollama: invalid JSON for a format request", "the plan is asked again with the problem; fixed", func(t *testing.T, c *check) {
 		w := newWorld(t, nil)
-		w.ollama.Script(model, ollamafake.Text(`{"files": ["calc.go"], "steps": [`))
+		w.Ollama.Script(actiontest.Model, ollamafake.Text(`{"files": ["calc.go"], "steps": [`))
 		n, r := fixIssue(w)
 		c.wantFixed(w, r, n)
 		plan := logged(r, "plan attempt 1")
@@ -115,28 +116,28 @@ var ollamaFaults = []scenario{
 	}},
 	{"ollama: format schema rejected (HTTP 500)", "the plan is asked again with format \"json\"; fixed", func(t *testing.T, c *check) {
 		w := newWorld(t, nil)
-		w.ollama.Script(model, ollamafake.FormatRejected())
+		w.Ollama.Script(actiontest.Model, ollamafake.FormatRejected())
 		n, r := fixIssue(w)
 		c.wantFixed(w, r, n)
-		chats := w.ollama.Chats()
+		chats := w.Ollama.Chats()
 		c.must(r, len(chats) >= 2 && string(chats[1].Format) == `"json"`, "the plan was not asked again with format \"json\"")
 		c.see("exit 0 fixed; %q", logged(r, "refused the JSON schema"))
 		c.settle(w, r, outcome{diff: true, session: "fix-issue", agentBranches: 1})
 	}},
 	{"ollama: model missing", "a configuration error naming the model, exit 2, nothing pushed", func(t *testing.T, c *check) {
 		w := newWorld(t, nil)
-		w.env["INPUT_MODEL"] = "no-such-model:7b"
+		w.Env["INPUT_MODEL"] = "no-such-model:7b"
 		n, r := fixIssue(w)
 		c.wantNotFixed(w, r, n, 2, "no-such-model")
-		c.see("exit %d %s; status: %q", r.code, r.outputs["result"], statusLine(w.status(n), "no-such-model"))
+		c.see("exit %d %s; status: %q", r.Code, r.Outputs["result"], statusLine(w.status(n), "no-such-model"))
 		c.settle(w, r, outcome{})
 	}},
 	{"ollama: server down", "a configuration error naming the host, exit 2, nothing pushed", func(t *testing.T, c *check) {
 		w := newWorld(t, nil)
-		w.env["INPUT_OLLAMA_HOST"] = "http://127.0.0.1:1"
+		w.Env["INPUT_OLLAMA_HOST"] = "http://127.0.0.1:1"
 		n, r := fixIssue(w)
 		c.wantNotFixed(w, r, n, 2, "127.0.0.1:1")
-		c.see("exit %d %s after %s; status: %q", r.code, r.outputs["result"], r.took.Round(time.Second), statusLine(w.status(n), "127.0.0.1:1"))
+		c.see("exit %d %s after %s; status: %q", r.Code, r.Outputs["result"], r.Took.Round(time.Second), statusLine(w.status(n), "127.0.0.1:1"))
 		c.settle(w, r, outcome{})
 	}},
 }

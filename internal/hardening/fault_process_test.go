@@ -13,12 +13,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfix/agentfix/internal/actiontest"
 	"github.com/agentfix/agentfix/internal/ollamafake"
 )
 
 // withTest is the project with calc_test.go replaced.
 func withTest(test string) map[string]string {
-	return map[string]string{"go.mod": project["go.mod"], "calc.go": project["calc.go"], "calc_test.go": test}
+	return map[string]string{"go.mod": actiontest.Project["go.mod"], "calc.go": actiontest.Project["calc.go"], "calc_test.go": test}
 }
 
 // hangingTest hangs when Add is wrong (when !fixed) or right (when fixed),
@@ -101,8 +102,8 @@ var processFaults = []scenario{
 		pid, ok := gone(pidFile)
 		c.must(r, pid > 0, "the hanging test never ran")
 		c.must(r, ok, "the hanging test (pid %d) still runs", pid)
-		c.must(r, strings.Contains(r.summary, "timed out"), "the step summary does not say the checks timed out:\n%s", r.summary)
-		c.see("exit 0 fixed; hanging test pid %d killed; before: %q", pid, statusLine(r.summary, "timed out"))
+		c.must(r, strings.Contains(r.Summary, "timed out"), "the step summary does not say the checks timed out:\n%s", r.Summary)
+		c.see("exit 0 fixed; hanging test pid %d killed; before: %q", pid, statusLine(r.Summary, "timed out"))
 		c.settle(w, r, outcome{diff: true, session: "fix-issue", agentBranches: 1})
 	}},
 	{"process: 50 MB of test output", "output capped: agentfix stays under 100 MB, PR body, comment and session record stay small; fixed, one PR", func(t *testing.T, c *check) {
@@ -126,7 +127,7 @@ func TestAdd(t *testing.T) {
 `))
 		n, r := fixIssue(w)
 		c.wantFixed(w, r, n)
-		prs := w.gh.PullRequests(repoName, "")
+		prs := w.GH.PullRequests(actiontest.Repo, "")
 		var recSize int64
 		for _, p := range w.sessionPaths("fix-issue") {
 			if fi, err := os.Stat(p); err == nil {
@@ -135,59 +136,59 @@ func TestAdd(t *testing.T) {
 		}
 		c.must(r, len(prs) == 1 && len(prs[0].Body) <= 65536, "PR body too big")
 		c.must(r, recSize < 4<<20, "session record is %d bytes", recSize)
-		c.must(r, r.ownRSS > 0 && r.ownRSS < 100<<20, "agentfix peaked at %d MB", r.ownRSS>>20)
+		c.must(r, r.OwnRSS > 0 && r.OwnRSS < 100<<20, "agentfix peaked at %d MB", r.OwnRSS>>20)
 		c.see("exit 0 fixed; PR body %d KB, status %d KB, session record %d KB; peak RSS agentfix ≈%d MB, largest child (go) %d MB",
-			len(prs[0].Body)>>10, len(w.status(n))>>10, recSize>>10, r.ownRSS>>20, r.maxRSS>>20)
+			len(prs[0].Body)>>10, len(w.status(n))>>10, recSize>>10, r.OwnRSS>>20, r.MaxRSS>>20)
 		c.settle(w, r, outcome{diff: true, session: "fix-issue", agentBranches: 1})
 	}},
 	{"process: SIGTERM during the model request", "the request is cancelled; exit non-zero at once; status posted; session record kept; nothing pushed", func(t *testing.T, c *check) {
 		w := newWorld(t, nil)
-		var run atomic.Pointer[running]
+		var run atomic.Pointer[actiontest.Running]
 		var signalled atomic.Int64
-		w.ollama.Script(model, ollamafake.Text(planJSON), ollamafake.Reply{Content: "```diff\n" + fixDiff + "```\n", Started: func() {
+		w.Ollama.Script(actiontest.Model, ollamafake.Text(actiontest.PlanJSON), ollamafake.Reply{Content: "```diff\n" + actiontest.FixDiff + "```\n", Started: func() {
 			for run.Load() == nil {
 				time.Sleep(10 * time.Millisecond)
 			}
 			signalled.Store(time.Now().UnixNano())
-			run.Load().cmd.Process.Signal(syscall.SIGTERM)
+			run.Load().Cmd.Process.Signal(syscall.SIGTERM)
 		}}.Slowly(time.Second))
-		n := w.addIssue()
-		rn := w.start("issues", labeledPayload(n, "alice"))
+		n := w.AddIssue()
+		rn := w.Start("issues", actiontest.LabeledPayload(n, "agent-fix", "alice"))
 		run.Store(rn)
-		r := rn.wait()
+		r := rn.Wait()
 		after := time.Since(time.Unix(0, signalled.Load()))
 		c.must(r, signalled.Load() != 0, "the model request never started")
-		c.must(r, r.code != 0, "exit 0 after SIGTERM")
+		c.must(r, r.Code != 0, "exit 0 after SIGTERM")
 		c.must(r, after < 10*time.Second, "agentfix took %s to stop after SIGTERM", after)
-		c.must(r, len(w.ollama.Chats()) == 2, "the cancelled request was retried: %d chats", len(w.ollama.Chats()))
+		c.must(r, len(w.Ollama.Chats()) == 2, "the cancelled request was retried: %d chats", len(w.Ollama.Chats()))
 		st := w.status(n)
 		c.must(r, strings.Contains(st, "Not fixed"), "the status comment does not say how the run ended:\n%s", st)
-		c.must(r, len(w.gh.PullRequests(repoName, "")) == 0, "a PR was opened")
-		c.see("exit %d %s %s after SIGTERM; status: %q", r.code, r.outputs["result"], after.Round(100*time.Millisecond), statusLine(st, "Not fixed"))
+		c.must(r, len(w.GH.PullRequests(actiontest.Repo, "")) == 0, "a PR was opened")
+		c.see("exit %d %s %s after SIGTERM; status: %q", r.Code, r.Outputs["result"], after.Round(100*time.Millisecond), statusLine(st, "Not fixed"))
 		c.settle(w, r, outcome{session: "fix-issue"})
 	}},
 	{"process: SIGTERM during the tests", "the test process group is killed; exit non-zero; status posted; session record kept; nothing pushed", func(t *testing.T, c *check) {
 		pidFile := filepath.Join(t.TempDir(), "pid")
 		w := newWorld(t, withTest(hangingTest(pidFile, true)))
-		n := w.addIssue()
-		rn := w.start("issues", labeledPayload(n, "alice"))
+		n := w.AddIssue()
+		rn := w.Start("issues", actiontest.LabeledPayload(n, "agent-fix", "alice"))
 		if !waitFile(pidFile, 60*time.Second) {
-			rn.cmd.Process.Kill()
-			c.must(rn.wait(), false, "the fixed test never started")
+			rn.Cmd.Process.Kill()
+			c.must(rn.Wait(), false, "the fixed test never started")
 		}
 		signalled := time.Now()
-		rn.cmd.Process.Signal(syscall.SIGTERM)
-		r := rn.wait()
+		rn.Cmd.Process.Signal(syscall.SIGTERM)
+		r := rn.Wait()
 		after := time.Since(signalled)
 		pid, ok := gone(pidFile)
 		c.must(r, ok, "the test (pid %d) still runs after agentfix exited", pid)
-		c.must(r, r.code != 0, "exit 0 after SIGTERM")
+		c.must(r, r.Code != 0, "exit 0 after SIGTERM")
 		st := w.status(n)
 		c.must(r, strings.Contains(st, "Not fixed"), "the status comment does not say how the run ended:\n%s", st)
-		c.must(r, len(w.gh.PullRequests(repoName, "")) == 0, "a PR was opened")
-		out, _ := os.ReadFile(filepath.Join(w.ws, "calc.go"))
-		c.must(r, string(out) == project["calc.go"], "the work tree was not restored")
-		c.see("exit %d %s %s after SIGTERM; test pid %d killed; status: %q", r.code, r.outputs["result"], after.Round(100*time.Millisecond), pid, statusLine(st, "Not fixed"))
+		c.must(r, len(w.GH.PullRequests(actiontest.Repo, "")) == 0, "a PR was opened")
+		out, _ := os.ReadFile(filepath.Join(w.Workspace, "calc.go"))
+		c.must(r, string(out) == actiontest.Project["calc.go"], "the work tree was not restored")
+		c.see("exit %d %s %s after SIGTERM; test pid %d killed; status: %q", r.Code, r.Outputs["result"], after.Round(100*time.Millisecond), pid, statusLine(st, "Not fixed"))
 		c.settle(w, r, outcome{diff: true, session: "fix-issue"})
 	}},
 	{"process: disk full writing the session record", "(agentfix fix --session /dev/full) reported once, the run stops before asking the model: exit 1, record-failed, tree untouched, no branch", func(t *testing.T, c *check) {
@@ -195,25 +196,25 @@ func TestAdd(t *testing.T) {
 		// row runs agentfix fix with --session on /dev/full, whose every
 		// write fails with ENOSPC.
 		w := newWorld(t, nil)
-		cmd := exec.Command(bin, "fix", "--repo", w.ws, "--task", "Add returns the wrong sum: Add(2, 3) gives -1.", "--session", "/dev/full")
-		cmd.Env = append(baseEnv(), "OLLAMA_HOST="+w.ollama.URL, "AGENTFIX_MODEL="+model, "GIT_AUTHOR_NAME=Alice", "GIT_AUTHOR_EMAIL=alice@example.com",
+		cmd := exec.Command(actiontest.Bin(), "fix", "--repo", w.Workspace, "--task", "Add returns the wrong sum: Add(2, 3) gives -1.", "--session", "/dev/full")
+		cmd.Env = append(actiontest.BaseEnv(), "OLLAMA_HOST="+w.Ollama.URL, "AGENTFIX_MODEL="+actiontest.Model, "GIT_AUTHOR_NAME=Alice", "GIT_AUTHOR_EMAIL=alice@example.com",
 			"GIT_COMMITTER_NAME=Alice", "GIT_COMMITTER_EMAIL=alice@example.com", "GITHUB_TOKEN="+token)
 		var stdout, stderr strings.Builder
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		err := cmd.Run()
-		r := &result{stdout: stdout.String(), stderr: stderr.String()}
+		r := &actiontest.Result{Stdout: stdout.String(), Stderr: stderr.String()}
 		if ee, ok := err.(*exec.ExitError); ok {
-			r.code = ee.ExitCode()
+			r.Code = ee.ExitCode()
 		}
 		msg := logged(r, "no space left on device")
 		c.must(r, msg != "", "the full disk was not reported")
-		c.must(r, strings.Count(r.stderr, "session record: ") == 1, "the record failure was reported %d times", strings.Count(r.stderr, "session record: "))
-		c.must(r, r.code == 1 && strings.Contains(r.stdout+r.stderr, "record-failed"), "want exit 1 and record-failed, got exit %d", r.code)
-		c.must(r, len(w.ollama.Chats()) == 0, "the model was asked although nothing could be recorded")
-		branch := strings.TrimSpace(gitOut(w.ws, "branch", "--list", "agent-fix/local-*", "--format=%(refname:short)"))
+		c.must(r, strings.Count(r.Stderr, "session record: ") == 1, "the record failure was reported %d times", strings.Count(r.Stderr, "session record: "))
+		c.must(r, r.Code == 1 && strings.Contains(r.Stdout+r.Stderr, "record-failed"), "want exit 1 and record-failed, got exit %d", r.Code)
+		c.must(r, len(w.Ollama.Chats()) == 0, "the model was asked although nothing could be recorded")
+		branch := strings.TrimSpace(gitOut(w.Workspace, "branch", "--list", "agent-fix/local-*", "--format=%(refname:short)"))
 		c.must(r, branch == "", "a branch %s was committed without its record", branch)
-		c.must(r, strings.TrimSpace(gitOut(w.ws, "status", "--porcelain")) == "", "the work tree was changed")
-		c.see("exit %d record-failed before the first model call; %q", r.code, msg)
+		c.must(r, strings.TrimSpace(gitOut(w.Workspace, "status", "--porcelain")) == "", "the work tree was changed")
+		c.see("exit %d record-failed before the first model call; %q", r.Code, msg)
 		c.settle(w, r, outcome{})
 	}},
 }

@@ -5,37 +5,21 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"text/tabwriter"
+
+	"github.com/agentfix/agentfix/internal/actiontest"
 )
 
 var updateReadme = flag.Bool("update-readme", false, "rewrite the hardening block of README.md from this run")
 
-// bin is the agentfix binary built once for this test binary.
-var bin string
+func TestMain(m *testing.M) { os.Exit(actiontest.Main(func() int { return mainRun(m) })) }
 
-func TestMain(m *testing.M) { os.Exit(mainRun(m)) }
-
+// mainRun runs the rows and checks the README's figures against them.
 func mainRun(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "agentfix-hardening-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	bin = filepath.Join(dir, "agentfix")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/agentfix")
-	cmd.Dir = repoRoot()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build agentfix: %v\n%s", err, out)
-		return 1
-	}
 	// Most rows wait (on retries, timeouts, the project's tests) rather
 	// than compute: run four at a time unless -parallel says otherwise.
 	flag.Parse()
@@ -62,11 +46,6 @@ func mainRun(m *testing.M) int {
 		return 1
 	}
 	return code
-}
-
-func repoRoot() string {
-	_, self, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(self), "..", "..")
 }
 
 // scenario is one declared row of a matrix.
@@ -146,7 +125,7 @@ func (c *check) see(format string, args ...any) {
 }
 
 // must fails the row with what was observed and the run's output.
-func (c *check) must(r *result, cond bool, format string, args ...any) {
+func (c *check) must(r *actiontest.Result, cond bool, format string, args ...any) {
 	c.t.Helper()
 	if cond {
 		return
@@ -154,7 +133,7 @@ func (c *check) must(r *result, cond bool, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	c.see("FAILED: %s", msg)
 	if r != nil {
-		c.t.Fatalf("%s\nexit %d, outputs %v\n--- stderr ---\n%s\n--- stdout ---\n%s", msg, r.code, r.outputs, tail(r.stderr, 6000), tail(r.stdout, 3000))
+		c.t.Fatalf("%s\nexit %d, outputs %v\n--- stderr ---\n%s\n--- stdout ---\n%s", msg, r.Code, r.Outputs, tail(r.Stderr, 6000), tail(r.Stdout, 3000))
 	}
 	c.t.Fatal(msg)
 }

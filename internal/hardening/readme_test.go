@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/actiontest"
 )
 
 const (
@@ -42,7 +44,7 @@ func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // checkReadme compares README.md's block with the run, or rewrites it.
 func checkReadme(rs []row, update bool) error {
-	path := filepath.Join(repoRoot(), "README.md")
+	path := filepath.Join(actiontest.RepoRoot(), "README.md")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err

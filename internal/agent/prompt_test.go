@@ -1,38 +1,21 @@
 package agent
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agentfix/agentfix/internal/golden"
 	"github.com/agentfix/agentfix/internal/llm"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/prompts")
-
-// golden compares got with testdata/prompts/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
+// assertGolden compares got with testdata/prompts/name (go test -update
+// rewrites it).
+func assertGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "prompts", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (run go test -update and review the diff):\n%s", name, got)
-	}
+	golden.Assert(t, filepath.Join("testdata", "prompts", name), got)
 }
 
 func render(msgs []llm.Message) string {
@@ -54,12 +37,12 @@ func TestPromptsGolden(t *testing.T) {
 	conv = append(conv, user(patchMessage([]string{fmt.Sprintf(feedbackPatch, "sum.go: hunk 1: the removed line \"\\tnot there\" is not in the file")}, false, &Plan{})), assistant("(another broken diff)"))
 	conv = append(conv, user(patchMessage([]string{fmt.Sprintf(feedbackPatch, "sum.go: hunk 1: ...")}, true, &Plan{})), assistant("sum.go\n<<<<<<< SEARCH\n\tt := 0\n=======\n\tt := xs[0]\n>>>>>>> REPLACE"))
 	conv = append(conv, user(patchMessage([]string{fmt.Sprintf(feedbackVerify, "FAIL  go test ./... (exit 1 after 0.4s; 1 failure)\n\n--- TestSumEmpty (example.com/sum) at sum_test.go:12\npanic: runtime error: index out of range [0] with length 0")}, false, &Plan{})))
-	golden(t, "conversation.golden", render(conv))
+	assertGolden(t, "conversation.golden", render(conv))
 
 	review := []llm.Message{system(reviewSystem), user(fmt.Sprintf(reviewRequest, "Sum drops the first element\n", "--- a/sum.go\n+++ b/sum.go\n@@ -7 +7 @@\n-\tfor i := 1; i < len(xs); i++ {\n+\tfor i := 0; i < len(xs); i++ {\n", "The configured checks pass: go test ./..."))}
-	golden(t, "review.golden", render(review))
-	golden(t, "plan-retry.golden", render([]llm.Message{user(fmt.Sprintf(feedbackPlanInvalid, `"files" is empty; name at least one file to change`))}))
-	golden(t, "review-rejected.golden", render([]llm.Message{user(patchMessage([]string{fmt.Sprintf(feedbackReview, "the test was weakened")}, false, nil))}))
+	assertGolden(t, "review.golden", render(review))
+	assertGolden(t, "plan-retry.golden", render([]llm.Message{user(fmt.Sprintf(feedbackPlanInvalid, `"files" is empty; name at least one file to change`))}))
+	assertGolden(t, "review-rejected.golden", render([]llm.Message{user(patchMessage([]string{fmt.Sprintf(feedbackReview, "the test was weakened")}, false, nil))}))
 }
 
 func TestParsePlan(t *testing.T) {

@@ -4,25 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentfix/agentfix/internal/golden"
 )
-
-func init() {
-	// Other test files of the package may define -update too.
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func applyUpdating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 const applyGreet = "package greet\n\n// Hello greets.\nfunc Hello() string {\n\treturn \"hello\"\n}\n"
 
@@ -184,18 +173,5 @@ func TestApplyUsageErrors(t *testing.T) {
 
 func applyGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "apply", name+".golden")
-	if applyUpdating() {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (go test -update if intended)\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
+	golden.Assert(t, filepath.Join("testdata", "apply", name+".golden"), got)
 }

@@ -4,21 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-)
 
-func init() {
-	// Other test files of the package may define -update too.
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
+	"github.com/agentfix/agentfix/internal/golden"
+)
 
 // checkProject copies a project from the verifier's testdata into a new
 // directory, with an optional .github/agent-fix.yml.
@@ -95,20 +89,7 @@ func TestCheckGolden(t *testing.T) {
 			env := MapEnv(tc.env, nil, &stdout, &stderr)
 			code := Main(context.Background(), append([]string{"check", "--repo", dir}, tc.args...), env)
 			got := normalizeCheck(stdout.String()+"--- stderr\n"+stderr.String(), dir)
-			golden := filepath.Join("testdata", "check", tc.name+".golden")
-			if applyUpdating() {
-				os.MkdirAll(filepath.Dir(golden), 0o755)
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("output differs from %s:\n--- got\n%s\n--- want\n%s", golden, got, want)
-			}
+			golden.Assert(t, filepath.Join("testdata", "check", tc.name+".golden"), got)
 			if code != tc.code {
 				t.Errorf("exit code %d, want %d", code, tc.code)
 			}

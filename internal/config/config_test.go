@@ -2,16 +2,15 @@ package config
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/agentfix/agentfix/internal/golden"
+)
 
 // TestParseGolden decodes and validates each testdata/parse/*.yml and
 // compares the outcome (the effective config, or every problem) with its
@@ -44,25 +43,8 @@ func TestParseGolden(t *testing.T) {
 				}
 				got = "ok:\n" + string(out)
 			}
-			golden(t, strings.TrimSuffix(file, ".yml")+".golden", got)
+			golden.Assert(t, strings.TrimSuffix(file, ".yml")+".golden", got)
 		})
-	}
-}
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/config -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (go test ./internal/config -update rewrites it)\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
 }
 

@@ -3,7 +3,6 @@ package context
 import (
 	stdcontext "context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,9 +10,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+	"github.com/agentfix/agentfix/internal/golden"
+)
 
 // fixtureFiles is a small Go project with the things the engine must skip:
 // vendored, generated, binary, huge and ignored files.
@@ -235,19 +234,7 @@ func TestBuildGolden(t *testing.T) {
 		"issue":        "dates: ParseDate rejects February 29 in leap years\n\n`dates.ParseDate(\"2024-02-29\")` returns bad syntax; the days in February look wrong.",
 	} {
 		p := build(t, repo, q, 1200)
-		golden := filepath.Join("testdata", name+".golden")
-		if *update {
-			if err := os.WriteFile(golden, []byte(p.Text()), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run go test ./internal/context -run Golden -update)", err)
-		}
-		if p.Text() != string(want) {
-			t.Errorf("%s: packed text differs from %s (run with -update and review the diff):\n%s", name, golden, p.Text())
-		}
+		golden.Assert(t, filepath.Join("testdata", name+".golden"), p.Text())
 	}
 }
 

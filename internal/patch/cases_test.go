@@ -2,16 +2,15 @@ package patch
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/agentfix/agentfix/internal/golden"
+)
 
 // defaultPolicy is what the config's defaults give.
 var defaultPolicy = Policy{
@@ -107,7 +106,7 @@ func TestCases(t *testing.T) {
 			if res.Applied != wantApplied {
 				t.Errorf("applied = %v, want %v; errors: %v", res.Applied, wantApplied, res.Errors)
 			}
-			golden(t, "testdata/cases/"+name+".golden", render(res, before, after))
+			golden.Assert(t, "testdata/cases/"+name+".golden", render(res, before, after))
 		})
 	}
 }
@@ -207,21 +206,4 @@ func equalMaps(a, b map[string]string) bool {
 		}
 	}
 	return true
-}
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs (run go test -update if the change is intended)\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
 }

@@ -1,37 +1,19 @@
 package report
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agentfix/agentfix/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
+// assertGolden compares got with testdata/name (go test -update rewrites it).
+func assertGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (run go test -update and review the diff)\n--- got ---\n%s", name, got)
-	}
+	golden.Assert(t, filepath.Join("testdata", name), got)
 }
 
 func fixedRun() *Run {
@@ -103,7 +85,7 @@ func TestGoldenTexts(t *testing.T) {
 		{"tracking_body.md", TrackingBody(nightly, "main")},
 		{"help.md", Help(HelpOptions{Prefix: "/agent", Label: "agent-fix", AllowBots: []string{"renovate[bot]"}})},
 	} {
-		t.Run(tc.name, func(t *testing.T) { golden(t, tc.name, tc.got) })
+		t.Run(tc.name, func(t *testing.T) { assertGolden(t, tc.name, tc.got) })
 	}
 }
 

@@ -2,17 +2,14 @@ package trust_test
 
 import (
 	"context"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/event"
+	"github.com/agentfix/agentfix/internal/golden"
 	"github.com/agentfix/agentfix/internal/trust"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // TestRefusalGolden: the refusals people read, one file per case, with the
 // reasons Decide really gives.
@@ -49,24 +46,7 @@ func TestRefusalGolden(t *testing.T) {
 			if d.Allowed {
 				t.Fatalf("allowed: %+v", d)
 			}
-			golden(t, filepath.Join("testdata", "refusal-"+name+".md"), trust.RefusalComment(j, d))
+			golden.Assert(t, filepath.Join("testdata", "refusal-"+name+".md"), trust.RefusalComment(j, d))
 		})
-	}
-}
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (go test -update rewrites it)\n got:\n%s\nwant:\n%s", path, got, want)
 	}
 }

@@ -51,8 +51,14 @@ func (s *Server) listIssues(w http.ResponseWriter, r *http.Request, rp *repo) {
 		}
 		list = append(list, is)
 	}
-	// Newest first, GitHub's default (sort=created, direction=desc).
-	asc := q.Get("direction") == "asc"
+	writeNumbered(w, r, list, func(is *Issue) any { return s.ghIssue(rp, is) })
+}
+
+// writeNumbered answers a list request with items newest first (GitHub's
+// default, sort=created) or oldest first with direction=asc, one page of
+// them, each converted to its API shape.
+func writeNumbered(w http.ResponseWriter, r *http.Request, list []*Issue, conv func(*Issue) any) {
+	asc := r.URL.Query().Get("direction") == "asc"
 	slices.SortFunc(list, func(a, b *Issue) int {
 		if asc {
 			return a.Number - b.Number
@@ -61,7 +67,7 @@ func (s *Server) listIssues(w http.ResponseWriter, r *http.Request, rp *repo) {
 	})
 	out := make([]any, 0, len(list))
 	for _, is := range paginate(w, r, list) {
-		out = append(out, s.ghIssue(rp, is))
+		out = append(out, conv(is))
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -3,7 +3,6 @@ package githubfake
 import (
 	"fmt"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -34,18 +33,7 @@ func (s *Server) listPulls(w http.ResponseWriter, r *http.Request, rp *repo) {
 		}
 		list = append(list, is)
 	}
-	asc := q.Get("direction") == "asc"
-	slices.SortFunc(list, func(a, b *Issue) int {
-		if asc {
-			return a.Number - b.Number
-		}
-		return b.Number - a.Number
-	})
-	out := make([]any, 0, len(list))
-	for _, is := range paginate(w, r, list) {
-		out = append(out, s.ghPR(rp, is))
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeNumbered(w, r, list, func(is *Issue) any { return s.ghPR(rp, is) })
 }
 
 type pullInput struct {

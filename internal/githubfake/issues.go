@@ -229,39 +229,40 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request, rp *repo, 
 	writeJSON(w, http.StatusOK, out)
 }
 
-func (s *Server) createComment(w http.ResponseWriter, r *http.Request, rp *repo, is *Issue) {
+// commentBody reads a comment's body as GitHub checks it: present and not
+// over the size limit. It answers the request itself when the body fails.
+func commentBody(w http.ResponseWriter, r *http.Request) (string, bool) {
 	var in struct {
 		Body string `json:"body"`
 	}
 	if !decodeBody(w, r, &in) {
-		return
+		return "", false
 	}
 	if strings.TrimSpace(in.Body) == "" {
 		validationFailed(w, errorDetail{Resource: "IssueComment", Field: "body", Code: "missing_field"})
-		return
+		return "", false
 	}
 	if tooLong(w, "IssueComment", in.Body) {
+		return "", false
+	}
+	return in.Body, true
+}
+
+func (s *Server) createComment(w http.ResponseWriter, r *http.Request, rp *repo, is *Issue) {
+	body, ok := commentBody(w, r)
+	if !ok {
 		return
 	}
-	c := s.addComment(rp, is.Number, s.identity, in.Body)
+	c := s.addComment(rp, is.Number, s.identity, body)
 	writeJSON(w, http.StatusCreated, s.ghComment(rp, c))
 }
 
 func (s *Server) editComment(w http.ResponseWriter, r *http.Request, rp *repo, c *Comment) {
-	var in struct {
-		Body string `json:"body"`
-	}
-	if !decodeBody(w, r, &in) {
+	body, ok := commentBody(w, r)
+	if !ok {
 		return
 	}
-	if strings.TrimSpace(in.Body) == "" {
-		validationFailed(w, errorDetail{Resource: "IssueComment", Field: "body", Code: "missing_field"})
-		return
-	}
-	if tooLong(w, "IssueComment", in.Body) {
-		return
-	}
-	c.Body = in.Body
+	c.Body = body
 	c.UpdatedAt = s.now().UTC()
 	if !c.UpdatedAt.After(c.CreatedAt) {
 		// Keep Edited() true even when the clock did not move.

@@ -72,6 +72,20 @@ func Code(err error) int {
 	return NotSucceeded
 }
 
+// Of is the exit code an error carries explicitly (a *Error or Silent in
+// its chain), and false when it carries none.
+func Of(err error) (int, bool) {
+	var s Silent
+	if errors.As(err, &s) {
+		return int(s), true
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code, true
+	}
+	return 0, false
+}
+
 // IsSilent reports whether err needs no further printing.
 func IsSilent(err error) bool {
 	var s Silent

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfix/agentfix/internal/exitcode"
 	"github.com/agentfix/agentfix/internal/ollamafake"
 )
 
@@ -45,8 +44,8 @@ func TestChatHangEveryTimeIsATimeoutError(t *testing.T) {
 	if !errors.As(err, &te) || te.Attempts != 4 || te.Timeout != shortTimeout {
 		t.Fatalf("want *TimeoutError after 4 attempts of %s, got %v", shortTimeout, err)
 	}
-	if !strings.Contains(err.Error(), "raise ollama.timeout") || exitcode.Code(err) != 1 {
-		t.Errorf("error %q (exit %d) should say to raise ollama.timeout and exit 1", err, exitcode.Code(err))
+	if !strings.Contains(err.Error(), "raise ollama.timeout") || IsConfig(err) {
+		t.Errorf("error %q (configuration error: %v) should say to raise ollama.timeout and not be a configuration error", err, IsConfig(err))
 	}
 	if got := f.sleeps.got(); !slices.Equal(got, []time.Duration{1 * s, 2 * s, 4 * s}) {
 		t.Errorf("backoff = %v, want [1s 2s 4s]", got)
@@ -158,8 +157,8 @@ func TestUnreachableServer(t *testing.T) {
 			t.Errorf("error %q does not contain %q", err, want)
 		}
 	}
-	if exitcode.Code(err) != exitcode.Usage || !IsConfig(err) {
-		t.Errorf("exit code %d, IsConfig %v; want 2, true", exitcode.Code(err), IsConfig(err))
+	if !IsConfig(err) {
+		t.Errorf("IsConfig(%v) = false, want true", err)
 	}
 	if got := sl.got(); !slices.Equal(got, []time.Duration{1 * s, 2 * s, 4 * s}) {
 		t.Errorf("backoff = %v, want [1s 2s 4s]", got)
@@ -168,8 +167,8 @@ func TestUnreachableServer(t *testing.T) {
 
 func TestNewRejectsBadHost(t *testing.T) {
 	for _, h := range []string{"", "127.0.0.1:11434", "ftp://x:1", "http://"} {
-		if _, err := New(h, Options{}); err == nil || exitcode.Code(err) != exitcode.Usage {
-			t.Errorf("New(%q) = %v, want a usage error", h, err)
+		if _, err := New(h, Options{}); err == nil || !IsConfig(err) {
+			t.Errorf("New(%q) = %v, want a configuration error", h, err)
 		}
 	}
 }

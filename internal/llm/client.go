@@ -16,7 +16,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentfix/agentfix/internal/exitcode"
 	"github.com/ollama/ollama/api"
 )
 
@@ -71,7 +70,7 @@ type Client struct {
 func New(host string, opts Options) (*Client, error) {
 	u, err := url.Parse(host)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, exitcode.Usagef("ollama.host %q is not an http(s) URL of an Ollama server, e.g. http://127.0.0.1:11434", host)
+		return nil, &HostError{Host: host}
 	}
 	hc := opts.HTTPClient
 	if hc == nil {

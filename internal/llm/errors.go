@@ -4,16 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/agentfix/agentfix/internal/exitcode"
 )
 
 // The errors below are what Chat, ModelInfo and Version return besides
 // ctx.Err(). Configuration problems (IsConfig: UnreachableError,
-// ModelMissingError, and a RejectedError whose Config method is true) come
-// wrapped in exitcode.UsageError, so a command that returns them as they
-// are, or wrapped with %w, exits 2; errors.As still finds the typed error
-// through that wrapper. The others exit 1.
+// ModelMissingError, HostError, and a RejectedError whose Config method is
+// true) are the user's to fix before any run can work; the command line
+// exits 2 on them, 1 on the others.
 
 // UnreachableError means nothing answered at the configured Ollama URL, even
 // after retries.
@@ -116,7 +113,8 @@ func IsConfig(err error) bool {
 	var u *UnreachableError
 	var m *ModelMissingError
 	var r *RejectedError
-	return errors.As(err, &u) || errors.As(err, &m) || (errors.As(err, &r) && r.Config())
+	var h *HostError
+	return errors.As(err, &u) || errors.As(err, &m) || errors.As(err, &h) || (errors.As(err, &r) && r.Config())
 }
 
 // subject names what a request was for in an error message.
@@ -127,4 +125,9 @@ func subject(model string) string {
 	return "request for model " + model
 }
 
-func usage(err error) error { return exitcode.UsageError(err) }
+// HostError says ollama.host is not the URL of a server.
+type HostError struct{ Host string }
+
+func (e *HostError) Error() string {
+	return fmt.Sprintf("ollama.host %q is not an http(s) URL of an Ollama server, e.g. http://127.0.0.1:11434", e.Host)
+}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/agentfix/agentfix/internal/exitcode"
 	"github.com/agentfix/agentfix/internal/llm"
 	"github.com/agentfix/agentfix/internal/ollamafake"
 )
@@ -44,14 +43,14 @@ func ExampleClient_Chat() {
 	// num_ctx 8192 temperature 0 seed 42
 }
 
-// Configuration problems come back as typed errors that also carry exit
-// code 2.
+// Configuration problems come back as typed errors that IsConfig
+// recognises (the command line exits 2 on them).
 func ExampleModelMissingError() {
 	srv := ollamafake.Start() // no models pulled
 	defer srv.Close()
 	c, _ := llm.New(srv.URL, llm.Options{})
 	_, err := c.ModelInfo(context.Background(), "qwen2.5-coder:14b")
 	var missing *llm.ModelMissingError
-	fmt.Println(errors.As(err, &missing), llm.IsConfig(err), exitcode.Code(err))
-	// Output: true true 2
+	fmt.Println(errors.As(err, &missing), llm.IsConfig(err))
+	// Output: true true
 }

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfix/agentfix/internal/exitcode"
 	"github.com/agentfix/agentfix/internal/ollamafake"
 )
 
@@ -86,12 +85,12 @@ func TestChatGivesUp(t *testing.T) {
 		format   string
 		sleeps   []time.Duration
 		check    func(t *testing.T, err error)
-		wantCode int
+		config   bool // a configuration problem (IsConfig): the command line exits 2
 		wantText string
 	}{
 		{
 			name: "500 four times", script: repeat(ollamafake.Fail(500), 4),
-			sleeps: []time.Duration{1 * s, 2 * s, 4 * s}, wantCode: 1, wantText: "failed 4 times",
+			sleeps: []time.Duration{1 * s, 2 * s, 4 * s}, wantText: "failed 4 times",
 			check: func(t *testing.T, err error) {
 				var se *ServerError
 				if !errors.As(err, &se) || se.Attempts != 4 {
@@ -101,7 +100,7 @@ func TestChatGivesUp(t *testing.T) {
 		},
 		{
 			name: "stream cut at a line boundary every time", script: repeat(ollamafake.CutAtLine("a b c d"), 4),
-			sleeps: []time.Duration{1 * s, 2 * s, 4 * s}, wantCode: 1, wantText: "without its final done chunk",
+			sleeps: []time.Duration{1 * s, 2 * s, 4 * s}, wantText: "without its final done chunk",
 			check: func(t *testing.T, err error) {
 				if !errors.Is(err, errIncomplete) {
 					t.Errorf("want errIncomplete in the chain, got %v", err)
@@ -110,7 +109,7 @@ func TestChatGivesUp(t *testing.T) {
 		},
 		{
 			name: "503 six times", script: repeat(ollamafake.Fail(503), 6),
-			sleeps: []time.Duration{5 * s, 10 * s, 20 * s, 40 * s, 80 * s}, wantCode: 1, wantText: "server busy",
+			sleeps: []time.Duration{5 * s, 10 * s, 20 * s, 40 * s, 80 * s}, wantText: "server busy",
 			check: func(t *testing.T, err error) {
 				var se *ServerError
 				if !errors.As(err, &se) || se.Attempts != 6 {
@@ -120,7 +119,7 @@ func TestChatGivesUp(t *testing.T) {
 		},
 		{
 			name: "404 model not found", script: []ollamafake.Reply{ollamafake.Fail(404)},
-			wantCode: 2, wantText: "model " + model + " is not available on that server (ollama pull " + model + ")",
+			config: true, wantText: "model " + model + " is not available on that server (ollama pull " + model + ")",
 			check: func(t *testing.T, err error) {
 				var me *ModelMissingError
 				if !errors.As(err, &me) || me.Model != model || !IsConfig(err) {
@@ -130,7 +129,7 @@ func TestChatGivesUp(t *testing.T) {
 		},
 		{
 			name: "400", script: []ollamafake.Reply{ollamafake.FailWith(400, "invalid options")},
-			wantCode: 1, wantText: "HTTP 400: invalid options",
+			wantText: "HTTP 400: invalid options",
 			check: func(t *testing.T, err error) {
 				var re *RejectedError
 				if !errors.As(err, &re) || re.Status != 400 || re.FormatRejected() {
@@ -140,7 +139,7 @@ func TestChatGivesUp(t *testing.T) {
 		},
 		{
 			name: "500 for an invalid format schema", script: []ollamafake.Reply{ollamafake.FormatRejected()},
-			format: `{"type":"object","properties":7}`, wantCode: 1, wantText: "invalid JSON schema in format",
+			format: `{"type":"object","properties":7}`, wantText: "invalid JSON schema in format",
 			check: func(t *testing.T, err error) {
 				var re *RejectedError
 				if !errors.As(err, &re) || !re.FormatRejected() || re.Status != http.StatusInternalServerError {
@@ -150,7 +149,7 @@ func TestChatGivesUp(t *testing.T) {
 		},
 		{
 			name: "format that is neither \"json\" nor a schema", format: `"yaml"`,
-			wantCode: 1, wantText: "invalid format",
+			wantText: "invalid format",
 			check: func(t *testing.T, err error) {
 				var re *RejectedError
 				if !errors.As(err, &re) || !re.FormatRejected() {
@@ -173,8 +172,8 @@ func TestChatGivesUp(t *testing.T) {
 				t.Fatalf("Chat succeeded with %+v, want an error", resp)
 			}
 			tt.check(t, err)
-			if got := exitcode.Code(err); got != tt.wantCode {
-				t.Errorf("exit code = %d, want %d (err: %v)", got, tt.wantCode, err)
+			if got := IsConfig(err); got != tt.config {
+				t.Errorf("IsConfig = %v, want %v (err: %v)", got, tt.config, err)
 			}
 			if !strings.Contains(err.Error(), tt.wantText) {
 				t.Errorf("error %q does not contain %q", err, tt.wantText)
@@ -194,8 +193,8 @@ func TestChatUnknownModelIsAConfigError(t *testing.T) {
 		if !errors.As(err, &me) || me.Model != "nope:7b" || me.Host != f.srv.URL {
 			t.Errorf("num_ctx %d: want *ModelMissingError for nope:7b at %s, got %v", numCtx, f.srv.URL, err)
 		}
-		if exitcode.Code(err) != exitcode.Usage {
-			t.Errorf("num_ctx %d: exit code %d, want 2", numCtx, exitcode.Code(err))
+		if !IsConfig(err) {
+			t.Errorf("num_ctx %d: %v is not a configuration error", numCtx, err)
 		}
 		if len(f.sleeps.got()) != 0 {
 			t.Errorf("num_ctx %d: a missing model was retried: %v", numCtx, f.sleeps.got())
@@ -221,7 +220,7 @@ func TestNotAnOllamaServer(t *testing.T) {
 	} {
 		err := call()
 		var re *RejectedError
-		if !errors.As(err, &re) || re.Status != 404 || !IsConfig(err) || exitcode.Code(err) != exitcode.Usage {
+		if !errors.As(err, &re) || re.Status != 404 || !IsConfig(err) {
 			t.Errorf("%s: want a 404 *RejectedError that is a config error, got %v", name, err)
 		}
 		if !strings.Contains(err.Error(), "is ollama.host the URL of an Ollama server?") {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/agentfix/agentfix/internal/exitcode"
 	"github.com/agentfix/agentfix/internal/ollamafake"
 )
 
@@ -53,7 +52,7 @@ func TestModelInfoMissingModel(t *testing.T) {
 	}
 	_, err = c.ModelInfo(context.Background(), "qwen2.5-coder:14b")
 	var me *ModelMissingError
-	if !errors.As(err, &me) || exitcode.Code(err) != exitcode.Usage {
+	if !errors.As(err, &me) || !IsConfig(err) {
 		t.Fatalf("want *ModelMissingError with exit 2, got %v", err)
 	}
 	if want := "Ollama at " + srv.URL + ": model qwen2.5-coder:14b is not available on that server (ollama pull qwen2.5-coder:14b)"; err.Error() != want {

@@ -159,7 +159,7 @@ func (c *Client) permanentError(model string, err error) error {
 	switch {
 	case errors.As(err, &se):
 		if se.StatusCode == http.StatusNotFound && strings.Contains(se.ErrorMessage, "model") && strings.Contains(se.ErrorMessage, "not found") {
-			return usage(&ModelMissingError{Model: model, Host: c.host})
+			return &ModelMissingError{Model: model, Host: c.host}
 		}
 		re.Status, re.Message = se.StatusCode, se.ErrorMessage
 	case errors.As(err, &ae):
@@ -167,7 +167,7 @@ func (c *Client) permanentError(model string, err error) error {
 	}
 	// Otherwise: a format complaint inside a 200 stream.
 	if re.Config() {
-		return usage(re)
+		return re
 	}
 	return re
 }
@@ -176,7 +176,7 @@ func (c *Client) permanentError(model string, err error) error {
 func (c *Client) exhaustedError(model string, attempts int, err error) error {
 	switch {
 	case isDial(err):
-		return usage(&UnreachableError{Host: c.host, Err: err})
+		return &UnreachableError{Host: c.host, Err: err}
 	case errors.Is(err, errTimeout):
 		return &TimeoutError{Host: c.host, Model: model, Timeout: c.timeout, Attempts: attempts}
 	}

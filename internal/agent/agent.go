@@ -9,7 +9,9 @@ import (
 	"io"
 
 	"github.com/agentfix/agentfix/internal/config"
+	"github.com/agentfix/agentfix/internal/session"
 	"github.com/agentfix/agentfix/internal/verify"
+	"github.com/agentfix/agentfix/internal/workspace"
 )
 
 // Task is what to fix.
@@ -17,23 +19,25 @@ type Task struct {
 	// Title and Body are the issue's text (or the --task text as Title).
 	Title string `json:"title,omitempty"`
 	Body  string `json:"body,omitempty"`
-	// Failing is a verify report the caller already ran (nightly, /agent
-	// check, --failing). A task with no title, body or report means: run
-	// the verify commands first, and their failures are the task.
+	// Failing is the report of the checks that failed before any change
+	// (see CheckBefore); nil when they passed. The loop narrows its first
+	// checks to these failures and shows them to the model.
 	Failing *verify.Report `json:"failing,omitempty"`
 }
 
 // Job is one run of the loop.
 type Job struct {
-	// Repo is the repository root (or any directory in the work tree).
-	Repo   string
-	Config *config.Config
-	Task   Task
-	// Model answers chat requests; *llm.Client satisfies it, Replay
-	// supplies the recorded replies.
+	// Repo is the opened work tree and Checkpoint its clean state, which
+	// every failed round returns to.
+	Repo       *workspace.Repo
+	Checkpoint *workspace.Checkpoint
+	Config     *config.Config
+	Task       Task
+	// Model answers chat requests; *llm.Client satisfies it, a
+	// ReplayModel supplies the recorded replies.
 	Model Model
-	// Session receives the JSON Lines record; nil records nothing.
-	Session io.Writer
+	// Record receives the session record; nil records nothing.
+	Record *session.Recorder
 	// Log receives progress for a person; nil discards it.
 	Log io.Writer
 	// Environ is the base environment of the verify commands (verify
@@ -44,6 +48,17 @@ type Job struct {
 	// Actions folds verify output in Log into ::group:: blocks (GitHub
 	// Actions logs).
 	Actions bool
+	// Progress is told every state the loop enters; nil tells no one. It
+	// is called on the loop's goroutine and must not block.
+	Progress func(Progress)
+}
+
+// Progress is where the loop is: a state and, from the first patch on, the
+// round out of the configured rounds.
+type Progress struct {
+	State     State
+	Round     int
+	MaxRounds int
 }
 
 // Results of a run.

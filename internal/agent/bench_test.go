@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentfix/agentfix/internal/ollamafake"
+	"github.com/agentfix/agentfix/internal/session"
 )
 
 // BenchmarkOverhead measures agentfix's own time in a whole run: the total
@@ -27,7 +28,7 @@ func BenchmarkOverhead(b *testing.B) {
 			b.Fatal(err)
 		}
 		job := h.job(failingTask)
-		job.Session = f
+		job.Record = session.NewRecorder(f)
 		b.StartTimer()
 		res, err := Run(context.Background(), job)
 		b.StopTimer()

@@ -3,9 +3,12 @@ package agent
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
+	"github.com/agentfix/agentfix/internal/config"
+	"github.com/agentfix/agentfix/internal/session"
 	"github.com/agentfix/agentfix/internal/verify"
 )
 
@@ -23,26 +26,73 @@ type Check struct {
 	DurationMS int64    `json:"duration_ms"`
 }
 
-// checkBefore establishes the failing checks the task starts from: the
-// report the caller gave, or, for a task with no text, a run of the verify
-// commands now. It returns nil for a task that is only text.
-func (r *run) checkBefore(ctx context.Context) (*verify.Report, error) {
-	t := r.job.Task
-	switch {
-	case t.Failing != nil:
-		r.before = t.Failing
-	case t.Title == "" && t.Body == "":
-		if err := r.enter(StateBefore, "no task text: the failing checks are the task"); err != nil {
-			return nil, err
-		}
-		rep, err := r.runChecks(ctx, "before", r.cfg.Verify.Commands)
-		if err != nil {
-			return nil, err
-		}
-		r.before = rep
+// Before is how CheckBefore runs the checks a job starts from.
+type Before struct {
+	Repo     string
+	Config   *config.Config
+	Commands []string // the commands to run; Config.Verify.Commands when nil
+	Record   *session.Recorder
+	Log      io.Writer
+	Environ  []string
+	Actions  bool
+}
+
+// CheckBefore runs the verify commands on the unchanged work tree and
+// records them as the "before" check: its failures are the task of a job
+// that starts from failing checks, and the evidence a fix is judged
+// against. The loop then starts from Task.Failing.
+func CheckBefore(ctx context.Context, b Before) (*verify.Report, error) {
+	cmds := b.Commands
+	if cmds == nil {
+		cmds = b.Config.Verify.Commands
 	}
-	r.res.Before = r.before
-	return r.before, nil
+	start := time.Now()
+	rep, err := verify.Run(ctx, cmds, verifyOptions(b.Config, b.Repo, b.Environ, b.Log, b.Actions))
+	if err != nil {
+		return nil, fmt.Errorf("run %q: %w", cmds, err)
+	}
+	took := time.Since(start)
+	fmt.Fprintf(orDiscard(b.Log), "agentfix: before check: %s (%s)\n", passFail(rep.Passed), took.Round(time.Millisecond))
+	return rep, b.Record.Record("check", checkEvent(0, "before", cmds, rep, took))
+}
+
+// verifyOptions are the verify options every check of a run uses.
+func verifyOptions(cfg *config.Config, dir string, environ []string, log io.Writer, actions bool) verify.Options {
+	return verify.Options{
+		Dir:            dir,
+		Timeout:        cfg.Verify.Timeout.D(),
+		Allow:          cfg.Verify.Allow,
+		EnvPassthrough: cfg.Verify.EnvPassthrough,
+		Environ:        environ,
+		Log:            log,
+		Actions:        actions,
+		FlakyReruns:    cfg.Verify.FlakyReruns,
+	}
+}
+
+// recordOutputBytes caps each command's output in the session record: the
+// failures and their output are in the report; the rest is for a person
+// reading the record, and a chatty suite must not make it huge.
+const recordOutputBytes = 1 << 20
+
+// checkEvent is the session event of one run of cmds.
+func checkEvent(round int, stage string, cmds []string, rep *verify.Report, took time.Duration) Check {
+	ev := Check{Round: round, Stage: stage, Commands: cmds, Report: rep, DurationMS: took.Milliseconds()}
+	for _, c := range rep.Commands {
+		ev.Outputs = append(ev.Outputs, verify.TrimMiddle(c.Output, recordOutputBytes))
+	}
+	if !rep.Passed {
+		ev.Signature = rep.Signature()
+		ev.Summary = rep.Summary(feedbackBytes)
+	}
+	return ev
+}
+
+func orDiscard(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
 }
 
 // verify runs the checks on the patched tree: first the tests that failed
@@ -99,31 +149,14 @@ func (r *run) targeted() []string {
 // runChecks runs cmds with the configured options and records the result.
 func (r *run) runChecks(ctx context.Context, stage string, cmds []string) (*verify.Report, error) {
 	start := time.Now()
-	rep, err := verify.Run(ctx, cmds, verify.Options{
-		Dir:            r.repo.Root,
-		Timeout:        r.cfg.Verify.Timeout.D(),
-		Allow:          r.cfg.Verify.Allow,
-		EnvPassthrough: r.cfg.Verify.EnvPassthrough,
-		Environ:        r.job.Environ,
-		Log:            r.log,
-		Actions:        r.job.Actions,
-		FlakyReruns:    r.cfg.Verify.FlakyReruns,
-	})
+	rep, err := verify.Run(ctx, cmds, verifyOptions(r.cfg, r.repo.Root, r.job.Environ, r.log, r.job.Actions))
 	took := time.Since(start)
 	r.verifyTime += took
 	if err != nil {
 		return nil, fmt.Errorf("run %q: %w", cmds, err)
 	}
-	ev := Check{Round: r.round, Stage: stage, Commands: cmds, Report: rep, DurationMS: took.Milliseconds()}
-	for _, c := range rep.Commands {
-		ev.Outputs = append(ev.Outputs, c.Output)
-	}
-	if !rep.Passed {
-		ev.Signature = rep.Signature()
-		ev.Summary = rep.Summary(feedbackBytes)
-	}
 	r.logf("%s check: %s (%s)", stage, passFail(rep.Passed), took.Round(time.Millisecond))
-	return rep, r.record("check", ev)
+	return rep, r.record("check", checkEvent(r.round, stage, cmds, rep, took))
 }
 
 // sameFailure reports whether the last rounds all failed the same way.

@@ -15,6 +15,7 @@ import (
 	"github.com/agentfix/agentfix/internal/llm"
 	"github.com/agentfix/agentfix/internal/ollamafake"
 	"github.com/agentfix/agentfix/internal/session"
+	"github.com/agentfix/agentfix/internal/workspace"
 )
 
 const testModel = "qwen2.5-coder:14b"
@@ -59,8 +60,32 @@ func (h *harness) newClient() *llm.Client {
 	return c
 }
 
+// job is a loop job on the harness's work tree, recording into h.record.
+// A task with no text and no failing report starts, as the pipeline's do,
+// from the failing checks: they run first.
 func (h *harness) job(task Task) Job {
-	return Job{Repo: h.repo, Config: h.cfg, Task: task, Model: h.newClient(), Session: &h.record, Log: &h.log, Environ: os.Environ(), Version: "test"}
+	h.t.Helper()
+	ctx := context.Background()
+	repo, err := workspace.Open(ctx, h.repo)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	cp, err := repo.Checkpoint(ctx)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	rec := session.NewRecorder(&h.record)
+	if task.Title == "" && task.Body == "" && task.Failing == nil {
+		before, err := CheckBefore(ctx, Before{Repo: repo.Root, Config: h.cfg, Record: rec, Log: &h.log, Environ: os.Environ()})
+		if err != nil {
+			h.t.Fatalf("before check: %v", err)
+		}
+		if before.Passed {
+			h.t.Fatal("harness: the checks pass before any change; the loop has nothing to fix")
+		}
+		task.Failing = before
+	}
+	return Job{Repo: repo, Checkpoint: cp, Config: h.cfg, Task: task, Model: h.newClient(), Record: rec, Log: &h.log, Environ: os.Environ(), Version: "test"}
 }
 
 // run runs the loop and fails the test on an error.

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
-
-	"github.com/agentfix/agentfix/internal/workspace"
 )
 
 // Start is the first event of a session record: everything needed to run
@@ -30,22 +28,19 @@ type Start struct {
 	Config string `json:"config"`
 }
 
-// open checks the work tree (a clean git checkout, whose state is the
-// checkpoint every failure returns to) and the model server (reachable,
-// with the model), then records the start event.
+// open checks the model server (reachable, with the model), then records
+// the start event. The caller opened the work tree and took its
+// checkpoint.
 func (r *run) open(ctx context.Context) error {
 	if r.job.Model == nil {
 		return fmt.Errorf("agent: job has no model")
 	}
-	repo, err := workspace.Open(ctx, r.job.Repo)
-	if err != nil {
-		return fmt.Errorf("workspace: %w", err)
+	if r.repo == nil || r.cp == nil {
+		return fmt.Errorf("agent: job has no work tree checkpoint")
 	}
-	r.repo = repo
-	if r.cp, err = repo.Checkpoint(ctx); err != nil {
-		return fmt.Errorf("workspace: %w", err)
-	}
+	repo := r.repo
 	asked := time.Now()
+	var err error
 	r.info, err = r.job.Model.ModelInfo(ctx, r.cfg.Model)
 	r.modelTime += time.Since(asked)
 	if err != nil {

@@ -1,18 +1,15 @@
 package agent
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/llm"
 	"github.com/agentfix/agentfix/internal/session"
-	"github.com/agentfix/agentfix/internal/workspace"
 )
 
 // Recording is a session record read back: how the run started, every
@@ -129,81 +126,11 @@ func purposeOf(req llm.Request) string {
 	return "patch"
 }
 
-// ReplayOptions are what a replay needs besides the record.
-type ReplayOptions struct {
-	// Repo is the work tree to replay in; it must be clean and at the
-	// recorded HEAD.
-	Repo    string
-	Log     io.Writer
-	Session io.Writer // the replay's own record; nil keeps none
-	Environ []string
-	Version string
-}
-
-// ReplayReport compares a replay with its record.
-type ReplayReport struct {
-	Recorded *ResultEvent
-	Result   *Result
-	// Identical is true when the final diffs are byte-identical.
-	Identical bool
-	// Divergence describes the first event where the runs differ; "" when
-	// none does.
-	Divergence string
-}
-
-// HeadMismatchError says the work tree is not at the commit the session
-// was recorded at.
-type HeadMismatchError struct{ Recorded, Head string }
-
-func (e *HeadMismatchError) Error() string {
-	return fmt.Sprintf("the session was recorded at commit %s but the work tree is at %s; check out the recorded commit first (git switch --detach %s)", short(e.Recorded), short(e.Head), e.Recorded)
-}
-
-// Replay re-runs a recorded session with its recorded model replies and no
-// model server, running the verify commands for real, and compares the
-// outcome with the record. The work tree is left as Run leaves it.
-func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) (*ReplayReport, error) {
-	var mine bytes.Buffer
-	sink := io.Writer(&mine)
-	if opts.Session != nil {
-		sink = io.MultiWriter(&mine, opts.Session)
-	}
-	job := Job{
-		Repo: opts.Repo, Config: rec.Config, Task: rec.Start.Task,
-		Model: NewReplayModel(rec), Session: sink, Log: opts.Log, Environ: opts.Environ, Version: opts.Version,
-	}
-	repo, err := workspace.Open(ctx, opts.Repo)
-	if err != nil {
-		return nil, fmt.Errorf("workspace: %w", err)
-	}
-	head, err := repo.Head(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("workspace: %w", err)
-	}
-	if head != rec.Start.Head {
-		return nil, &HeadMismatchError{Recorded: rec.Start.Head, Head: head}
-	}
-	res, err := Run(ctx, job)
-	if err != nil {
-		return nil, err
-	}
-	events, err := session.Read(&mine)
-	if err != nil {
-		return nil, fmt.Errorf("replay: read own record: %w", err)
-	}
-	rep := &ReplayReport{Recorded: rec.Result, Result: res}
-	rep.Identical = rec.Result != nil && rec.Result.Diff == res.Diff
-	if !rep.Identical {
-		rep.Divergence = firstDivergence(rec.Events, events)
-	}
-	return rep, nil
-}
-
-// firstDivergence walks the milestones of two records (transitions, patch
+// Divergence walks the milestones of two records (transitions, patch
 // outcomes, check outcomes, the result) and describes the first that
 // differs. Timings, token counts and output text are not compared: they
 // change from run to run without changing what the loop did.
-func firstDivergence(recorded, replayed []session.Event) string {
+func Divergence(recorded, replayed []session.Event) string {
 	a, b := milestones(recorded), milestones(replayed)
 	for i := 0; i < max(len(a), len(b)); i++ {
 		var x, y string

@@ -57,10 +57,10 @@ type attempt struct {
 }
 
 // Run turns job.Task into a verified diff. On success the work tree holds
-// the fix, uncommitted; otherwise the tree is back where it started and
+// the fix, uncommitted; otherwise the tree is back at job.Checkpoint and
 // Result.Diff is the best attempt. Errors are for runs that could not start
-// (a dirty tree, an unreachable server, a missing model, a refused verify
-// command); everything else ends in a Result with its StopReason.
+// (an unreachable server, a missing model, a refused verify command);
+// everything else ends in a Result with its StopReason.
 func Run(ctx context.Context, job Job) (*Result, error) {
 	r := newRun(job)
 	parent := ctx
@@ -72,15 +72,10 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 	if err := r.open(ctx); err != nil {
 		return nil, err
 	}
+	r.before = job.Task.Failing
+	r.res.Before = r.before
 	if r.recordErr != nil {
 		return r.recordLost(ctx)
-	}
-	before, err := r.checkBefore(ctx)
-	if err != nil {
-		return r.stop(parent, ctx, fmt.Errorf("before: %w", err))
-	}
-	if before != nil && before.Passed {
-		return r.finish(ctx, NothingToDo, StopNothingToDo, "the verify commands already pass")
 	}
 	if err := r.pack(ctx); err != nil {
 		return r.stop(parent, ctx, fmt.Errorf("context: %w", err))
@@ -147,11 +142,17 @@ func newRun(job Job) *run {
 	if job.Environ == nil {
 		job.Environ = os.Environ()
 	}
+	rec := job.Record
+	if rec == nil {
+		rec = session.NewRecorder(nil)
+	}
 	return &run{
 		job:   job,
 		cfg:   cfg,
 		log:   log,
-		rec:   session.NewRecorder(job.Session),
+		rec:   rec,
+		repo:  job.Repo,
+		cp:    job.Checkpoint,
 		state: StateStart,
 		begin: time.Now(),
 		diffs: map[string]int{},

@@ -7,8 +7,7 @@ type State string
 
 // The states of the loop, in the order a successful run passes them.
 const (
-	StateStart   State = "start"   // opening the work tree and the model
-	StateBefore  State = "before"  // running the checks the task starts from
+	StateStart   State = "start"   // opening the model
 	StateContext State = "context" // packing the repository for the prompt
 	StatePlan    State = "plan"    // asking for a plan
 	StatePatch   State = "patch"   // asking for a diff and applying it
@@ -20,8 +19,7 @@ const (
 // next lists the transitions the machine allows; Done is reachable from
 // every state because any stage can end the run.
 var next = map[State][]State{
-	StateStart:   {StateBefore, StateContext},
-	StateBefore:  {StateContext},
+	StateStart:   {StateContext},
 	StateContext: {StatePlan},
 	StatePlan:    {StatePatch},
 	StatePatch:   {StatePatch, StateVerify},
@@ -46,6 +44,9 @@ func (r *run) enter(to State, reason string) error {
 	t := Transition{From: r.state, To: to, Round: r.round, Reason: reason}
 	r.state = to
 	r.logf("%s", describe(t))
+	if r.job.Progress != nil {
+		r.job.Progress(Progress{State: to, Round: r.round, MaxRounds: r.cfg.Limits.MaxRounds})
+	}
 	return r.record("transition", t)
 }
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -89,7 +88,7 @@ func check(ctx context.Context, e *Env, o *checkOptions) error {
 		Timeout:        cfg.Verify.Timeout.D(),
 		Allow:          cfg.Verify.Allow,
 		EnvPassthrough: cfg.Verify.EnvPassthrough,
-		Environ:        os.Environ(),
+		Environ:        e.Environ(),
 		Log:            log,
 		Actions:        actions,
 		FlakyReruns:    cfg.Verify.FlakyReruns,

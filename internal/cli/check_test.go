@@ -140,13 +140,14 @@ func TestCheckFlags(t *testing.T) {
 	}
 }
 
-// TestCheckFlaky is not parallel: the test's marker reaches the child
-// through the process environment, which check passes on.
+// TestCheckFlaky: the test's marker reaches the child through the
+// environment the command was given, which check passes on.
 func TestCheckFlaky(t *testing.T) {
+	t.Parallel()
 	dir := checkProject(t, "goflaky", "")
-	t.Setenv("FLAKY_MARKER", filepath.Join(t.TempDir(), "ran-once"))
+	env := map[string]string{"FLAKY_MARKER": filepath.Join(t.TempDir(), "ran-once")}
 	var stdout, stderr bytes.Buffer
-	code := Main(context.Background(), []string{"check", "--repo", dir, "--quiet", "--", "go", "test", "-count=1", "./..."}, MapEnv(nil, nil, &stdout, &stderr))
+	code := Main(context.Background(), []string{"check", "--repo", dir, "--quiet", "--", "go", "test", "-count=1", "./..."}, MapEnv(env, nil, &stdout, &stderr))
 	got := normalizeCheck(stdout.String(), dir)
 	want := "PASS  go test -count=1 ./... (1 flaky test passed on re-run after N.Ns)\n" +
 		"    flaky: TestFlaky (example.com/goflaky) at flaky_test.go:16 (failed, then passed on a re-run)\n" +

@@ -13,30 +13,67 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
+	"github.com/agentfix/agentfix/internal/agent"
+	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/exitcode"
+	"github.com/agentfix/agentfix/internal/pipeline"
 )
 
-// Env is everything a command may touch of the outside world. Tests build
-// one from a map instead of mutating the process environment.
+// Env is everything a command may touch of the outside world: the
+// environment, the standard streams, the clock, the model client. Tests
+// build one from a map instead of mutating the process environment, and
+// replace Sleep so that no retry backoff waits for real.
 type Env struct {
 	Getenv func(string) string
-	Stdin  io.Reader
-	Stdout io.Writer
-	Stderr io.Writer
+	// Environ is the environment the commands agentfix runs start from.
+	Environ func() []string
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
+	// Now is the clock; Sleep waits between retries of the model server
+	// and the GitHub API.
+	Now   func() time.Time
+	Sleep func(context.Context, time.Duration) error
+	// NewModel connects to the model server; Ollama when nil.
+	NewModel func(cfg *config.Config, d pipeline.Deps) (agent.Model, error)
 }
 
 // OSEnv is the process's real environment.
 func OSEnv() *Env {
-	return &Env{Getenv: os.Getenv, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	return &Env{Getenv: os.Getenv, Environ: os.Environ, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Now: time.Now}
 }
 
-// MapEnv returns an Env reading variables from m, for tests.
+// MapEnv returns an Env reading variables from m, for tests. The commands
+// it runs get m as their whole environment, plus PATH and HOME of the test
+// process when m has none.
 func MapEnv(m map[string]string, stdin io.Reader, stdout, stderr io.Writer) *Env {
 	if stdin == nil {
 		stdin = strings.NewReader("")
 	}
-	return &Env{Getenv: func(k string) string { return m[k] }, Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	environ := func() []string {
+		var env []string
+		for k, v := range m {
+			env = append(env, k+"="+v)
+		}
+		for _, k := range []string{"PATH", "HOME"} {
+			if _, ok := m[k]; !ok {
+				env = append(env, k+"="+os.Getenv(k))
+			}
+		}
+		sort.Strings(env)
+		return env
+	}
+	return &Env{Getenv: func(k string) string { return m[k] }, Environ: environ, Stdin: stdin, Stdout: stdout, Stderr: stderr, Now: time.Now}
+}
+
+// deps are the pipeline's dependencies from e, logging to log.
+func (e *Env) deps(log io.Writer) pipeline.Deps {
+	return pipeline.Deps{
+		Getenv: e.Getenv, Environ: e.Environ(), Now: e.Now, Sleep: e.Sleep,
+		Log: log, Version: Version, NewModel: e.NewModel,
+	}
 }
 
 // command is one agentfix subcommand.
@@ -65,10 +102,10 @@ func commands() []command {
 // process exit code. It is the one place where errors become exit codes.
 func Main(ctx context.Context, args []string, e *Env) int {
 	err := Run(ctx, args, e)
-	if err != nil && !exitcode.IsSilent(err) {
+	if err != nil && !exitcode.IsSilent(err) && !reported(err) {
 		fmt.Fprintf(e.Stderr, "agentfix: %v\n", err)
 	}
-	return exitcode.Code(err)
+	return classify(err)
 }
 
 // Run dispatches to the subcommand named by args[0].

@@ -3,18 +3,14 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/agentfix/agentfix/internal/agent"
-	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/exitcode"
-	"github.com/agentfix/agentfix/internal/llm"
+	"github.com/agentfix/agentfix/internal/pipeline"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
 
@@ -30,9 +26,6 @@ type fixOptions struct {
 	json      bool
 }
 
-// localBranchPrefix starts the branch a local fix is committed on.
-const localBranchPrefix = "agent-fix/local-"
-
 func runFix(ctx context.Context, e *Env, args []string) error {
 	opts, err := parseFixFlags(e, args)
 	if err != nil {
@@ -46,17 +39,19 @@ func parseFixFlags(e *Env, args []string) (*fixOptions, error) {
 	fs := newFlagSet(e, "fix", "--repo DIR (--task TEXT | --issue-file F | --failing) [flags]", `
 Plan, patch and verify a fix with the Ollama model, on a local checkout.
 
-On success (exit 0) the fix is committed on a new branch agent-fix/local-<slug>
-(with --dry-run the tree is left untouched and only the diff is written).
-When no fix passes the checks (exit 1) the tree is back where it started and
-the best attempt and the reason are reported. Exit 2: usage or configuration
-error, including an unreachable Ollama server or a model it does not have.`)
+The verify commands run first. On success (exit 0) the fix is committed on a
+new branch agent-fix/local-<slug> and the checkout is switched to it (with
+--dry-run the tree is left untouched and only the diff is written). When no
+fix passes the checks (exit 1) the tree is back where it started and the best
+attempt and the reason are reported (and written to --out-diff). Exit 2: usage
+or configuration error, including a dirty tree, a missing test tool, an
+unreachable Ollama server or a model it does not have.`)
 	opts.cf.register(fs, true)
 	fs.StringVar(&opts.task, "task", "", "what to fix, as `TEXT`")
 	fs.StringVar(&opts.issueFile, "issue-file", "", "Markdown `FILE` with the task: first heading is the title, the rest the body")
 	fs.BoolVar(&opts.failing, "failing", false, "run the verify commands first; their failures are the task (nothing to do if they pass)")
 	fs.StringVar(&opts.outDiff, "out-diff", "", "write the final unified diff to `FILE`")
-	fs.StringVar(&opts.session, "session", "", "write the session record to `FILE` (default under .git/agentfix/sessions, or RUNNER_TEMP in Actions)")
+	fs.StringVar(&opts.session, "session", "", "append the session record to `FILE` (default: a new file under .git/agentfix/sessions, or RUNNER_TEMP/agentfix/sessions in Actions)")
 	fs.BoolVar(&opts.dryRun, "dry-run", false, "leave the work tree untouched; only report and write the diff")
 	fs.BoolVar(&opts.json, "json", false, "print the result as JSON")
 	if err := parseFlags(e, fs, args); err != nil {
@@ -93,44 +88,27 @@ func fix(ctx context.Context, e *Env, opts *fixOptions) error {
 	if err != nil {
 		return exitcode.UsageError(fmt.Errorf("--repo: %w", err))
 	}
+	root := repo.Root
 	// --repo may name a directory inside the work tree; the config file and
 	// the detected verify command are the root's.
-	opts.cf.repo = repo.Root
+	opts.cf.repo = root
 	cfg, _, err := opts.cf.load(e, true)
 	if err != nil {
 		return err
-	}
-	cp, err := repo.Checkpoint(ctx)
-	if err != nil {
-		return exitcode.UsageError(err)
 	}
 	task, err := readTask(opts)
 	if err != nil {
 		return err
 	}
-	model, err := llm.New(cfg.Ollama.Host, llm.Options{Timeout: cfg.Ollama.Timeout.D(), Log: e.Stderr, Seed: agent.Seed})
-	if err != nil {
-		return err
+	local := &pipeline.Local{OutDiff: opts.outDiff, DryRun: opts.dryRun}
+	out, err := pipeline.Run(ctx, pipeline.Job{
+		Name: "local", Repo: root, Config: cfg, Task: task, FromFailures: opts.failing,
+		Session: opts.session, Deliver: local,
+	}, e.deps(e.Stderr))
+	if out.Result == "" || out.Err != nil {
+		return err // a stage failed before there was anything to report
 	}
-	sessionPath, sessionFile, err := openSession(ctx, e, repo, opts.session, task)
-	if err != nil {
-		return exitcode.UsageError(err)
-	}
-	defer sessionFile.Close()
-
-	res, err := agent.Run(ctx, agent.Job{
-		Repo: repo.Root, Config: cfg, Task: task, Model: model,
-		Session: sessionFile, Log: e.Stderr, Environ: os.Environ(), Version: Version,
-	})
-	if err != nil {
-		return runError(err)
-	}
-	rep := &fixReport{Result: res, Session: sessionPath, DryRun: opts.dryRun}
-	if res.Result == agent.Fixed {
-		if err := keepFix(ctx, repo, cp, cfg, opts, task, res, rep); err != nil {
-			return err
-		}
-	}
+	rep := &fixReport{Result: loopResult(out), Branch: local.Branch, Commit: local.Commit, OutDiff: local.DiffWritten, Session: out.Session, DryRun: opts.dryRun}
 	if opts.json {
 		enc := json.NewEncoder(e.Stdout)
 		enc.SetIndent("", "  ")
@@ -140,84 +118,24 @@ func fix(ctx context.Context, e *Env, opts *fixOptions) error {
 	} else {
 		printFix(e.Stdout, rep)
 	}
-	if res.Result == agent.NotFixed {
-		return exitcode.Silent(exitcode.NotSucceeded)
-	}
-	return nil
-}
-
-// keepFix writes the diff where asked and commits the fix on a new local
-// branch, or with --dry-run puts the tree back. The fix is verified by now:
-// an interrupt no longer stops the few git commands that keep it.
-func keepFix(ctx context.Context, repo *workspace.Repo, cp *workspace.Checkpoint, cfg *config.Config, opts *fixOptions, task agent.Task, res *agent.Result, rep *fixReport) error {
-	ctx = context.WithoutCancel(ctx)
-	if opts.outDiff != "" {
-		if err := writeFileAtomic(opts.outDiff, []byte(res.Diff)); err != nil {
-			return fmt.Errorf("--out-diff: %w", err)
-		}
-		rep.OutDiff = opts.outDiff
-	}
-	if opts.dryRun {
-		if err := repo.Restore(ctx, cp, res.Files...); err != nil {
-			return fmt.Errorf("workspace: undo the fix after --dry-run: %w", err)
-		}
-		return nil
-	}
-	branch := freeBranch(ctx, repo, localBranchPrefix+workspace.Slug(taskName(task, res)))
-	if err := repo.CreateBranch(ctx, branch); err != nil {
-		return fmt.Errorf("workspace: create branch %s: %w", branch, err)
-	}
-	sha, err := repo.Commit(ctx, workspace.DefaultIdentity, localCommitMessage(task, res, cfg), res.Files)
 	if err != nil {
-		return fmt.Errorf("workspace: commit on %s: %w", branch, err)
+		return exitcode.Silent(classify(err)) // the report says why
 	}
-	rep.Branch, rep.Commit = branch, sha
 	return nil
 }
 
-// freeBranch is name, or name-2, name-3, ... when it is taken.
-func freeBranch(ctx context.Context, repo *workspace.Repo, name string) string {
-	candidate := name
-	for i := 2; repo.BranchExists(ctx, candidate); i++ {
-		candidate = fmt.Sprintf("%s-%d", name, i)
+// loopResult is the outcome as the loop's result, also when the loop did
+// not run (nothing to do, or refused).
+func loopResult(o *pipeline.Outcome) *agent.Result {
+	if o.Loop != nil {
+		return o.Loop
 	}
-	return candidate
-}
-
-// taskName is what the branch and the commit are named after.
-func taskName(task agent.Task, res *agent.Result) string {
-	if task.Title != "" {
-		return task.Title
+	res := &agent.Result{Result: string(o.Result), StopReason: string(o.Result), StopDetail: o.Reason, Verify: o.Before, Before: o.Before, Files: []string{}}
+	if o.Checkpoint != nil {
+		res.Head = o.Checkpoint.Head
 	}
-	if res.Before != nil {
-		for _, f := range res.Before.Failures() {
-			if f.Test != "" {
-				return "fix " + f.Test
-			}
-		}
-	}
-	return "fix failing checks"
-}
-
-func localCommitMessage(task agent.Task, res *agent.Result, cfg *config.Config) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "agentfix: %s\n\n", firstLine(taskName(task, res), 68))
-	if res.Plan != nil {
-		for _, s := range res.Plan.Steps {
-			fmt.Fprintf(&b, "- %s\n", strings.TrimSpace(s))
-		}
-		b.WriteString("\n")
-	}
-	fmt.Fprintf(&b, "Verified with: %s\nModel: %s\n", strings.Join(cfg.Verify.Commands, "; "), res.Model)
-	return b.String()
-}
-
-func firstLine(s string, n int) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	if len(s) > n {
-		s = strings.TrimSpace(s[:n])
-	}
-	return s
+	res.Timings.TotalMS = o.Elapsed.Milliseconds()
+	return res
 }
 
 // readTask builds the task from --task, --issue-file or --failing.
@@ -256,58 +174,17 @@ func parseIssue(md string) agent.Task {
 	return agent.Task{}
 }
 
-// openSession creates the session record file, append-only.
-func openSession(ctx context.Context, e *Env, repo *workspace.Repo, path string, task agent.Task) (string, *os.File, error) {
-	if path == "" {
-		dir := ""
-		if e.Getenv("GITHUB_ACTIONS") == "true" && e.Getenv("RUNNER_TEMP") != "" {
-			dir = filepath.Join(e.Getenv("RUNNER_TEMP"), "agentfix", "sessions")
-		} else {
-			gitDir, err := repo.GitDir(ctx)
-			if err != nil {
-				return "", nil, err
-			}
-			dir = filepath.Join(gitDir, "agentfix", "sessions")
-		}
-		name := task.Title
-		if name == "" {
-			name = "failing"
-		}
-		path = filepath.Join(dir, time.Now().UTC().Format("20060102T150405Z")+"-"+workspace.Slug(name)+".jsonl")
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", nil, fmt.Errorf("--session: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return "", nil, fmt.Errorf("--session: %w", err)
-	}
-	return path, f, nil
-}
-
-// runError maps the errors agent.Run returns to exit codes: a tree or a
-// server the user has to fix first is a usage error.
-func runError(err error) error {
-	var dirty *workspace.DirtyError
-	var notRepo *workspace.NotARepoError
-	var head *agent.HeadMismatchError
-	if errors.As(err, &dirty) || errors.As(err, &notRepo) || errors.As(err, &head) {
-		return exitcode.UsageError(err)
-	}
-	return err
-}
-
 func printFix(w io.Writer, rep *fixReport) {
 	r := rep.Result
 	switch r.Result {
-	case agent.NothingToDo:
+	case string(pipeline.NothingToDo):
 		fmt.Fprintln(w, "nothing to do: the verify commands pass")
 	case agent.Fixed:
 		fmt.Fprintf(w, "fixed in %d round(s): %s\n", r.Rounds, r.StopDetail)
 		fmt.Fprintf(w, "files: %s\n", strings.Join(r.Files, ", "))
 		switch {
 		case rep.Branch != "":
-			fmt.Fprintf(w, "committed on branch %s (%s)\n", rep.Branch, shortSHA(rep.Commit))
+			fmt.Fprintf(w, "committed on branch %s (%s); the checkout is on it now (git switch - goes back)\n", rep.Branch, workspace.Short(rep.Commit))
 		case rep.DryRun && rep.OutDiff == "":
 			fmt.Fprintf(w, "dry run: the work tree is unchanged; the fix:\n%s", r.Diff)
 		case rep.DryRun:
@@ -318,9 +195,12 @@ func printFix(w io.Writer, rep *fixReport) {
 		}
 	default:
 		fmt.Fprintf(w, "not fixed after %d round(s): %s: %s\n", r.Rounds, r.StopReason, r.StopDetail)
-		fmt.Fprintf(w, "the work tree is back at %s\n", shortSHA(r.Head))
+		fmt.Fprintf(w, "the work tree is back at %s\n", workspace.Short(r.Head))
 		if r.Diff != "" {
 			fmt.Fprintf(w, "best attempt:\n%s", r.Diff)
+		}
+		if rep.OutDiff != "" {
+			fmt.Fprintf(w, "diff written to %s\n", rep.OutDiff)
 		}
 	}
 	fmt.Fprintf(w, "time: model %dms, verify %dms, agentfix %dms, total %dms; tokens: %d prompt, %d completion\n",
@@ -328,30 +208,4 @@ func printFix(w io.Writer, rep *fixReport) {
 	if rep.Session != "" {
 		fmt.Fprintf(w, "session record: %s\n", rep.Session)
 	}
-}
-
-func shortSHA(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
-}
-
-// writeFileAtomic writes data to path through a temporary file and a
-// rename, so a reader never sees half a file.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".agentfix-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/agentfix/agentfix/internal/agent"
 	"github.com/agentfix/agentfix/internal/exitcode"
+	"github.com/agentfix/agentfix/internal/pipeline"
 	"github.com/agentfix/agentfix/internal/session"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
@@ -39,7 +39,7 @@ commit the session was recorded at; it is left as it was found.
 Exit 0 when the final diff is byte-identical to the recorded one; exit 1 with
 the first divergence otherwise.`)
 	fs.StringVar(&opts.repo, "repo", ".", "repository `DIR` to replay in")
-	fs.StringVar(&opts.out, "session-out", "", "write the replay's own session record to `FILE`")
+	fs.StringVar(&opts.out, "session-out", "", "append the replay's own session record to `FILE`")
 	fs.BoolVar(&opts.json, "json", false, "print the comparison as JSON")
 	// The session is positional and may come before the flags.
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
@@ -87,40 +87,20 @@ func replay(ctx context.Context, e *Env, opts *replayOptions) error {
 	if rec.Result == nil {
 		return exitcode.Usagef("replay: %s has no result event: the recorded run did not finish", opts.session)
 	}
-	repo, err := workspace.Open(ctx, opts.repo)
+	rep, err := pipeline.Replay(ctx, rec, pipeline.ReplayOptions{Repo: opts.repo, SessionOut: opts.out}, e.deps(e.Stderr))
 	if err != nil {
-		return exitcode.UsageError(fmt.Errorf("--repo: %w", err))
+		return err
 	}
-	cp, err := repo.Checkpoint(ctx)
-	if err != nil {
-		return exitcode.UsageError(err)
-	}
-	var out io.Writer
-	if opts.out != "" {
-		f, err := os.OpenFile(opts.out, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			return exitcode.Usagef("--session-out: %v", err)
-		}
-		defer f.Close()
-		out = f
-	}
-	rep, err := agent.Replay(ctx, rec, agent.ReplayOptions{Repo: repo.Root, Log: e.Stderr, Session: out, Environ: os.Environ(), Version: Version})
-	if err != nil {
-		return runError(err)
-	}
-	// A replay checks the record; it does not keep the fix.
-	if err := repo.Restore(ctx, cp, rep.Result.Files...); err != nil {
-		return fmt.Errorf("workspace: restore after replay: %w", err)
-	}
+	res := loopResult(rep.Outcome)
 	if opts.json {
 		enc := json.NewEncoder(e.Stdout)
 		enc.SetIndent("", "  ")
 		brief := &recordedBrief{Result: rec.Result.Result, StopReason: rec.Result.StopReason, Diff: rec.Result.Diff}
-		if err := enc.Encode(replayReport{Identical: rep.Identical, Divergence: rep.Divergence, Recorded: brief, Result: rep.Result}); err != nil {
+		if err := enc.Encode(replayReport{Identical: rep.Identical, Divergence: rep.Divergence, Recorded: brief, Result: res}); err != nil {
 			return err
 		}
 	} else {
-		printReplay(e.Stdout, rec, rep)
+		printReplay(e.Stdout, rec, rep, res)
 	}
 	if !rep.Identical {
 		return exitcode.Silent(exitcode.NotSucceeded)
@@ -128,9 +108,9 @@ func replay(ctx context.Context, e *Env, opts *replayOptions) error {
 	return nil
 }
 
-func printReplay(w io.Writer, rec *agent.Recording, rep *agent.ReplayReport) {
-	fmt.Fprintf(w, "recorded: %s (%s) with %s at %s\n", rec.Result.Result, rec.Result.StopReason, rec.Start.Model, shortSHA(rec.Start.Head))
-	fmt.Fprintf(w, "replayed: %s (%s) in %d round(s)\n", rep.Result.Result, rep.Result.StopReason, rep.Result.Rounds)
+func printReplay(w io.Writer, rec *agent.Recording, rep *pipeline.ReplayReport, res *agent.Result) {
+	fmt.Fprintf(w, "recorded: %s (%s) with %s at %s\n", rec.Result.Result, rec.Result.StopReason, rec.Start.Model, workspace.Short(rec.Start.Head))
+	fmt.Fprintf(w, "replayed: %s (%s) in %d round(s)\n", res.Result, res.StopReason, res.Rounds)
 	if rep.Identical {
 		fmt.Fprintln(w, "the final diff is byte-identical to the recorded one")
 		return

@@ -110,8 +110,9 @@ func TestBrokenConfigExitsTwo(t *testing.T) {
 	n := w.AddIssue()
 	r := w.Run("issues", actiontest.LabeledPayload(n, "agent-fix", "alice"))
 	r.Must(t, r.Code == 2, "want exit 2 for a config error")
-	r.Must(t, strings.Contains(r.Stderr, "max_iteration"), "error does not name the key")
-	r.Must(t, strings.Contains(r.Stdout, "::error::"), "no error annotation")
+	// Said once, as an error annotation the runner shows with the log.
+	r.Must(t, strings.Contains(r.Stdout, "::error::") && strings.Contains(r.Stdout, "max_iteration"), "no error annotation naming the key")
+	r.Must(t, strings.Count(r.Stdout+r.Stderr, "max_iteration") == 1, "the error is not said exactly once")
 }
 
 func TestModelServerDownIsAConfigError(t *testing.T) {

@@ -135,7 +135,7 @@ func TestForkPRCheckRefusesAPersistedToken(t *testing.T) {
 	n := forkPR(w)
 	actiontest.Git(t, w.Workspace, nil, "config", "--local", "http.https://github.com/.extraheader", "AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX3g=")
 	r := w.Run("issue_comment", actiontest.CommentPayload("created", n, true, "alice", "", "/agent check"))
-	r.Must(t, r.Code == 2 && strings.Contains(r.Stderr, "persist-credentials: false"), "want exit 2 telling to set persist-credentials: false")
+	r.Must(t, r.Code == 2 && strings.Contains(r.Stdout, "::error::") && strings.Contains(r.Stdout, "persist-credentials: false"), "want exit 2 telling to set persist-credentials: false")
 	r.Must(t, len(w.Ollama.Chats()) == 0, "the fork's code reached the loop")
 	st := w.StatusComments(n)
 	r.Must(t, len(st) == 1 && strings.Contains(st[0].Body, "persist-credentials"), "status comment does not say why: %+v", st)

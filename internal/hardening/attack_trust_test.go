@@ -75,7 +75,7 @@ var trustAttacks = []scenario{
 		n := w.forkPR()
 		actiontest.Git(t, w.Workspace, nil, "config", "--local", "http.https://github.com/.extraheader", "AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX3g=")
 		r := w.Run("issue_comment", actiontest.CommentPayload("created", n, true, "alice", "", "/agent check"))
-		c.must(r, r.Code == 2 && strings.Contains(r.Stderr, "persist-credentials: false"), "want exit 2 asking for persist-credentials: false")
+		c.must(r, r.Code == 2 && strings.Contains(r.Stdout, "::error::") && strings.Contains(r.Stdout, "persist-credentials: false"), "want exit 2 asking for persist-credentials: false")
 		c.must(r, len(w.Ollama.Requests()) == 0, "the fork's code reached the loop")
 		st := w.status(n)
 		c.must(r, strings.Contains(st, "persist-credentials"), "the status comment does not say why:\n%s", st)

@@ -6,7 +6,6 @@ package hardening
 // the matrices check on it.
 
 import (
-	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -50,10 +49,12 @@ func (w *world) addPR(branch string, files map[string]string) int {
 	return w.GH.AddPR(actiontest.Repo, githubfake.Issue{Title: "Change " + branch, User: "alice", PR: &githubfake.PullRequest{Head: branch, HeadSHA: head}})
 }
 
-// sessionPaths are the session records the action wrote for a job kind
-// (agentfix-session-<run>-<kind>[-<n>].jsonl under RUNNER_TEMP).
+// sessionPaths are the session records the runs kept of a job kind
+// (RUNNER_TEMP/agentfix/sessions/<time>-<job>-<title>.jsonl, the job being
+// issue-N, pr-N or nightly).
 func (w *world) sessionPaths(kind string) []string {
-	ps, _ := filepath.Glob(filepath.Join(w.RunnerTemp(), fmt.Sprintf("agentfix-session-%s-%s*.jsonl", actiontest.RunID, kind)))
+	job := map[string]string{"fix-issue": "issue-", "check-pr": "pr-", "nightly": "nightly"}[kind]
+	ps, _ := filepath.Glob(filepath.Join(w.RunnerTemp(), "agentfix", "sessions", "*-"+job+"*.jsonl"))
 	return ps
 }
 

@@ -69,6 +69,8 @@ const (
 	BranchIssue   = "issue"
 	BranchPR      = "pr"
 	BranchNightly = "nightly"
+	// BranchLocal names the branch `agentfix fix` commits a fix on.
+	BranchLocal = "local"
 )
 
 // BranchName is the one branch of a job: <prefix><kind>-<id>, e.g.

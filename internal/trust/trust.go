@@ -160,3 +160,13 @@ func notFound(resp *github.Response, err error) bool {
 	var er *github.ErrorResponse
 	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusNotFound
 }
+
+// HeadMoved says why a pull request's code must not run when the head
+// checked out (tip) is not the head the decision approved: commits pushed
+// since then were approved by no one. It returns "" when the heads match.
+func HeadMoved(job *event.Job, tip string) string {
+	if job.PR == nil || job.PR.HeadSHA == "" || tip == job.PR.HeadSHA {
+		return ""
+	}
+	return fmt.Sprintf("the head of #%d moved from %.12s to %.12s while agentfix was starting; comment the command again to check the new commits", job.Number, job.PR.HeadSHA, tip)
+}

@@ -91,9 +91,9 @@ func cutString(head, tail string, dropped int64) string {
 	return fmt.Sprintf("%s[... agentfix cut %d bytes of output here ...]\n%s", head, dropped, tail)
 }
 
-// trimMiddle returns s unchanged if it fits in max bytes, else its head and
+// TrimMiddle returns s unchanged if it fits in max bytes, else its head and
 // tail around a cut marker.
-func trimMiddle(s string, max int) string {
+func TrimMiddle(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}

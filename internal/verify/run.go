@@ -196,7 +196,7 @@ func (r *runner) runOne(ctx context.Context, argv []string, rerun bool) (Command
 		res.Failures[len(res.Failures)-1].Output += note
 	}
 	for i := range res.Failures {
-		res.Failures[i].Output = trimMiddle(res.Failures[i].Output, perFailureCap)
+		res.Failures[i].Output = TrimMiddle(res.Failures[i].Output, perFailureCap)
 	}
 	return res, nil
 }

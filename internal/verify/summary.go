@@ -47,7 +47,7 @@ func (r *Report) Summary(maxBytes int) string {
 		switch {
 		case share == 0 && maxBytes > 0 && fixed+outs > maxBytes:
 		case share > 0 && len(b.out) > share:
-			sb.WriteString(trimMiddle(b.out, share))
+			sb.WriteString(TrimMiddle(b.out, share))
 		default:
 			sb.WriteString(b.out)
 		}
@@ -62,13 +62,17 @@ func (r *Report) Summary(maxBytes int) string {
 	return s
 }
 
+// Command is the command as configured: without the -json agentfix adds
+// to go test.
+func (c CommandResult) Command() string { return Join(withoutJSON(c.Argv)) }
+
 // Verdict is the one-line outcome of the command, with its duration.
 func (c CommandResult) Verdict() string { return c.verdict(true) }
 
 // verdict leaves the duration out for Summary, so that the same failure
 // gives the same text to the model.
 func (c CommandResult) verdict(withTime bool) string {
-	cmd := Join(withoutJSON(c.Argv))
+	cmd := c.Command()
 	took := ""
 	if withTime {
 		took = fmt.Sprintf(" after %.1fs", float64(c.DurationMS)/1000)

@@ -49,7 +49,7 @@ func (r *Repo) Restore(ctx context.Context, cp *Checkpoint, extra ...string) err
 		return err
 	}
 	if st.head != cp.Head {
-		return fmt.Errorf("HEAD moved from %s to %s since the checkpoint; not resetting over it", short(cp.Head), short(st.head))
+		return fmt.Errorf("HEAD moved from %s to %s since the checkpoint; not resetting over it", Short(cp.Head), Short(st.head))
 	}
 	remove := map[string]bool{}
 	for _, f := range st.untracked {
@@ -114,7 +114,8 @@ func removeEmptyParents(root, dir string) {
 	}
 }
 
-func short(sha string) string {
+// Short is a commit id shortened for people: its first 12 characters.
+func Short(sha string) string {
 	if len(sha) > 12 {
 		return sha[:12]
 	}

@@ -48,3 +48,9 @@ func (r *Repo) Commit(ctx context.Context, id Identity, message string, paths []
 	}
 	return strings.TrimSpace(out), nil
 }
+
+// ApplyDiff applies a unified diff to the work tree, as git apply does.
+func (r *Repo) ApplyDiff(ctx context.Context, diff string) error {
+	_, err := gitInput(ctx, r.Root, []byte(diff), "apply", "--whitespace=nowarn", "-")
+	return err
+}

@@ -1,0 +1,154 @@
+package action
+
+import (
+	"context"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/agentfix/agentfix/internal/report"
+)
+
+// status is the one status comment agentfix keeps on the job's issue or
+// PR, edited in place.
+type status struct {
+	a    *run
+	mu   sync.Mutex
+	id   int64  // the comment once found or created
+	last string // the text it has now
+}
+
+// finalPostTimeout bounds the last edit of a run that is already
+// cancelled or out of time: it must still say how the run ended.
+const finalPostTimeout = 30 * time.Second
+
+// render is the comment's text at stage (round is the current round for
+// report.StageRound).
+func (s *status) render(stage report.Stage, round int) string {
+	r := *s.a.rep
+	if stage == report.StageRound {
+		r.Rounds = round
+	}
+	return report.StatusComment(&r, stage)
+}
+
+// post edits the comment to stage, now.
+func (s *status) post(ctx context.Context, stage report.Stage) {
+	s.send(ctx, s.render(stage, s.a.rep.Rounds))
+}
+
+// done edits the comment to the run's final state, also when ctx is
+// cancelled (SIGTERM, the workflow cancelled, the wall time used up).
+func (s *status) done(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finalPostTimeout)
+	defer cancel()
+	s.send(ctx, s.render(report.StageDone, s.a.rep.Rounds))
+}
+
+// send edits the comment to body. A failure to post is logged, not fatal:
+// the work matters more than the comment about it.
+func (s *status) send(ctx context.Context, body string) {
+	a := s.a
+	if a.job == nil || a.job.Number == 0 || a.dryRun || a.pub == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.id != 0 && body == s.last {
+		return
+	}
+	id, err := a.pub.StatusComment(ctx, a.job.Number, s.id, report.StatusMarker, body)
+	if err != nil {
+		if ctx.Err() == nil {
+			a.logf("status comment: %v", err)
+		}
+		return
+	}
+	s.id, s.last = id, body
+}
+
+// poster posts the status comment's progress from its own goroutine, so
+// that a slow API (a rate limit waited out) never holds up the loop. It
+// keeps only the latest text: a stage that was overtaken is never posted.
+// Its posts are bounded by its context, the run's wall time.
+type poster struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	s      *status
+	mu     sync.Mutex
+	next   string
+	closed bool
+	wake   chan struct{}
+	done   chan struct{}
+}
+
+func newPoster(ctx context.Context, cancel context.CancelFunc, s *status) *poster {
+	p := &poster{ctx: ctx, cancel: cancel, s: s, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go p.loop()
+	return p
+}
+
+// offer replaces the text waiting to be posted; it never blocks.
+func (p *poster) offer(body string) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.next = body
+	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (p *poster) loop() {
+	defer close(p.done)
+	for {
+		select {
+		case <-p.ctx.Done():
+			return
+		case <-p.wake:
+		}
+		p.mu.Lock()
+		body, closed := p.next, p.closed
+		p.next = ""
+		p.mu.Unlock()
+		if body != "" && !closed {
+			p.s.send(p.ctx, body)
+		}
+		if closed {
+			return
+		}
+	}
+}
+
+// stop ends the goroutine and waits for it. A post in flight is let
+// finish rather than cancelled: GitHub may still apply a cancelled edit
+// after the final one, and the comment would go back to "working".
+func (p *poster) stop() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+	<-p.done
+	p.cancel()
+}
+
+// lockedWriter serialises writes from the run's goroutines to one writer.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}

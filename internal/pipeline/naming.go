@@ -1,0 +1,69 @@
+package pipeline
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Title is what a fix is named after, in its commit and branch: the task's
+// title, else the first test that failed before, else "fix failing checks".
+func (o *Outcome) Title() string {
+	if t := strings.TrimSpace(o.Job.Task.Title); t != "" {
+		return t
+	}
+	if o.Before != nil {
+		for _, f := range o.Before.Failures() {
+			if f.Test != "" {
+				return "fix " + f.Test
+			}
+		}
+	}
+	return "fix failing checks"
+}
+
+// CommitInfo is what a commit message says beyond the outcome.
+type CommitInfo struct {
+	// Fixes is the issue the commit closes; 0 for none.
+	Fixes int
+	// RunURL links the workflow run that made the commit.
+	RunURL string
+}
+
+// CommitMessage is the message of the commit that carries a fix, the same
+// in every mode: a subject naming the task, the plan's steps, the issue it
+// fixes, the commands that verified it and the model that wrote it.
+func CommitMessage(o *Outcome, info CommitInfo) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "agentfix: %s\n\n", firstLine(o.Title(), 68))
+	if o.Loop != nil && o.Loop.Plan != nil && len(o.Loop.Plan.Steps) > 0 {
+		for _, s := range o.Loop.Plan.Steps {
+			fmt.Fprintf(&b, "- %s\n", strings.TrimSpace(s))
+		}
+		b.WriteString("\n")
+	}
+	if info.Fixes > 0 {
+		fmt.Fprintf(&b, "Fixes #%d\n\n", info.Fixes)
+	}
+	cmds := o.Job.Commands
+	if cmds == nil {
+		cmds = o.Job.Config.Verify.Commands
+	}
+	fmt.Fprintf(&b, "Verified with: %s\n", strings.Join(cmds, "; "))
+	if o.Loop != nil && o.Loop.Model != "" {
+		fmt.Fprintf(&b, "Model: %s\n", o.Loop.Model)
+	}
+	if info.RunURL != "" {
+		fmt.Fprintf(&b, "Run: %s\n", info.RunURL)
+	}
+	b.WriteString("Generated-by: agentfix\n")
+	return b.String()
+}
+
+// firstLine is the first line of s, at most n bytes.
+func firstLine(s string, n int) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > n {
+		s = strings.TrimSpace(s[:n])
+	}
+	return s
+}

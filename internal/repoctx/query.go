@@ -1,4 +1,4 @@
-package context
+package repoctx
 
 import (
 	"math"

@@ -1,8 +1,8 @@
-package context
+package repoctx
 
 import (
 	"bytes"
-	stdcontext "context"
+	"context"
 	"errors"
 	"fmt"
 	"os/exec"
@@ -31,7 +31,7 @@ type Index struct {
 // `git ls-files`, so .gitignore is respected. Vendored files and files that
 // are binary by their name are left out here; binary, generated and huge
 // files are left out when they are read.
-func Open(ctx stdcontext.Context, dir string) (*Index, error) {
+func Open(ctx context.Context, dir string) (*Index, error) {
 	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return nil, fmt.Errorf("context: %s: %w (run git init, or point --repo inside a checkout)", dir, ErrNotRepo)
@@ -64,7 +64,7 @@ func Open(ctx stdcontext.Context, dir string) (*Index, error) {
 // Root is the absolute path of the repository's top directory.
 func (ix *Index) Root() string { return ix.root }
 
-func git(ctx stdcontext.Context, dir string, args ...string) ([]byte, error) {
+func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

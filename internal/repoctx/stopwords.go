@@ -1,4 +1,4 @@
-package context
+package repoctx
 
 // stopwords are English function words, words every test output or bug
 // report has, and keywords of common languages: they say nothing about

@@ -1,4 +1,4 @@
-package context
+package repoctx
 
 // EstimateTokens counts the tokens s will take in a model's context, on
 // purpose on the high side so that a pack that fits by this count also fits

@@ -1,4 +1,4 @@
-// Package context is agentfix's context engine: it lists a repository's
+// Package repoctx is agentfix's context engine: it lists a repository's
 // files, understands a query (an issue or failing test output), ranks the
 // files and their chunks against it, and packs a repo map plus the most
 // relevant code into a token budget for the model.
@@ -7,10 +7,10 @@
 // query's terms and records definitions; only the best candidates are parsed
 // (go/parser for Go, a line outline for other languages) and read again for
 // packing.
-package context
+package repoctx
 
 import (
-	stdcontext "context"
+	"context"
 	"strings"
 	"time"
 )
@@ -70,7 +70,7 @@ func (p *Pack) Text() string {
 // Build indexes the git repository at repo (its root or any directory inside
 // it), ranks its files against query and packs the best into opts.Budget.
 // Same repository and query give the same pack.
-func Build(ctx stdcontext.Context, repo, query string, opts Options) (*Pack, error) {
+func Build(ctx context.Context, repo, query string, opts Options) (*Pack, error) {
 	start := time.Now()
 	ix, err := Open(ctx, repo)
 	if err != nil {

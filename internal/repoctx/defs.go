@@ -1,4 +1,4 @@
-package context
+package repoctx
 
 // defStart marks the first bytes of lines that may define a name.
 var defStart = func() (t [256]bool) {

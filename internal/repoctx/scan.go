@@ -1,8 +1,8 @@
-package context
+package repoctx
 
 import (
 	"bytes"
-	stdcontext "context"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -66,7 +66,7 @@ type scanStats struct {
 
 // scanAll reads every listed file once, in parallel, counting the query's
 // terms per window and recording where the query's symbols are defined.
-func (ix *Index) scanAll(ctx stdcontext.Context, m *matcher) ([]fileScan, scanStats, error) {
+func (ix *Index) scanAll(ctx context.Context, m *matcher) ([]fileScan, scanStats, error) {
 	res := make([]fileScan, len(ix.paths))
 	var next atomic.Int64
 	var mu sync.Mutex

@@ -1,7 +1,7 @@
-package context
+package repoctx
 
 import (
-	stdcontext "context"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -146,7 +146,7 @@ func newRepo(t *testing.T, files map[string]string) string {
 
 func build(t *testing.T, repo, query string, budget int) *Pack {
 	t.Helper()
-	p, err := Build(stdcontext.Background(), repo, query, Options{Budget: budget})
+	p, err := Build(context.Background(), repo, query, Options{Budget: budget})
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
@@ -304,7 +304,7 @@ func TestBuildFromSubdirectory(t *testing.T) {
 }
 
 func TestBuildNotARepository(t *testing.T) {
-	_, err := Build(stdcontext.Background(), t.TempDir(), "anything", Options{})
+	_, err := Build(context.Background(), t.TempDir(), "anything", Options{})
 	if !errors.Is(err, ErrNotRepo) {
 		t.Fatalf("err = %v, want ErrNotRepo", err)
 	}
@@ -312,7 +312,7 @@ func TestBuildNotARepository(t *testing.T) {
 
 func TestBuildCancelled(t *testing.T) {
 	repo := newRepo(t, fixtureFiles())
-	ctx, cancel := stdcontext.WithCancel(stdcontext.Background())
+	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Build(ctx, repo, failingTest, Options{}); err == nil {
 		t.Fatal("Build with a cancelled context succeeded")

@@ -1,7 +1,7 @@
-package context
+package repoctx
 
 import (
-	stdcontext "context"
+	"context"
 	"math"
 	"path"
 	"sort"
@@ -42,7 +42,7 @@ type fileLine struct {
 // signals (files and lines named, definitions of failing tests' subjects and
 // of named symbols, packages of failing tests) and structure (files that the
 // best candidates call into).
-func (ix *Index) Rank(ctx stdcontext.Context, text string) (*Ranking, error) {
+func (ix *Index) Rank(ctx context.Context, text string) (*Ranking, error) {
 	q := parseQuery(text)
 	m := q.matcher()
 	scans, st, err := ix.scanAll(ctx, m)

@@ -1,4 +1,4 @@
-package context
+package repoctx
 
 // Terms are lower-cased sub-words of identifiers and words: ParseDate,
 // parse_date and "parse date" all give "parse" and "date"; the whole

@@ -1,7 +1,7 @@
-package context
+package repoctx
 
 import (
-	stdcontext "context"
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -34,7 +34,7 @@ const gapMarker = "...\n"
 // Pack lays out the ranking within opts.Budget tokens: the repo map first,
 // then files in rank order, each whole when small, else its relevant
 // definitions with line numbers.
-func (r *Ranking) Pack(ctx stdcontext.Context, opts Options) (*Pack, error) {
+func (r *Ranking) Pack(ctx context.Context, opts Options) (*Pack, error) {
 	budget := opts.Budget
 	if budget <= 0 {
 		budget = DefaultBudget

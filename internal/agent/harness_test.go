@@ -13,8 +13,8 @@ import (
 
 	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/llm"
-	"github.com/agentfix/agentfix/internal/ollamafake"
 	"github.com/agentfix/agentfix/internal/session"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
 const testModel = "qwen2.5-coder:14b"

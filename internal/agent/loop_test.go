@@ -11,7 +11,7 @@ import (
 
 	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/llm"
-	"github.com/agentfix/agentfix/internal/ollamafake"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 	"github.com/agentfix/agentfix/internal/verify"
 )
 

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentfix/agentfix/internal/ollamafake"
 	"github.com/agentfix/agentfix/internal/session"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
 // recordWrongThenRight records a two-round run and returns its record,

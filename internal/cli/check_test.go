@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentfix/agentfix/internal/golden"
+	"github.com/agentfix/agentfix/internal/testing/golden"
 )
 
 // checkProject copies a project from the verifier's testdata into a new

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/agentfix/agentfix/internal/exitcode"
-	"github.com/agentfix/agentfix/internal/ollamafake"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
 func TestParseFixFlags(t *testing.T) {

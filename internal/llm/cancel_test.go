@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/agentfix/agentfix/internal/exitcode"
-	"github.com/agentfix/agentfix/internal/ollamafake"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
 // The per-request timeout is real time here, and nothing asserts how long

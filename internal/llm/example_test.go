@@ -8,7 +8,7 @@ import (
 
 	"github.com/agentfix/agentfix/internal/exitcode"
 	"github.com/agentfix/agentfix/internal/llm"
-	"github.com/agentfix/agentfix/internal/ollamafake"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
 // A chat with a server that is busy once: the client waits 5 s (here: not

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/agentfix/agentfix/internal/exitcode"
-	"github.com/agentfix/agentfix/internal/ollamafake"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
 const s = time.Second

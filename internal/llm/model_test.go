@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentfix/agentfix/internal/exitcode"
-	"github.com/agentfix/agentfix/internal/ollamafake"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
 func TestModelInfo(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentfix/agentfix/internal/golden"
+	"github.com/agentfix/agentfix/internal/testing/golden"
 )
 
 // fixtureFiles is a small Go project with the things the engine must skip:

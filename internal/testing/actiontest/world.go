@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentfix/agentfix/internal/githubfake"
-	"github.com/agentfix/agentfix/internal/ollamafake"
+	"github.com/agentfix/agentfix/internal/testing/githubfake"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
 // World is one test's GitHub, Ollama, origin and workspace.

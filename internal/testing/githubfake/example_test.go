@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 
-	"github.com/agentfix/agentfix/internal/githubfake"
+	"github.com/agentfix/agentfix/internal/testing/githubfake"
 )
 
 // A test seeds the fake, drives it through the real go-github client, and

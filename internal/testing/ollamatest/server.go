@@ -11,6 +11,11 @@
 //
 // The server binary is built by .ci/build-ollama.sh; tests find it through
 // AGENTFIX_OLLAMA_BIN or the build script's cache, and skip when it is absent.
+//
+// Use ollamatest to check behaviour against the server users run (model
+// info, num_ctx, streaming, cancellation); use
+// internal/testing/ollamafake, an in-process fake, for fast tests that
+// script faults (statuses, hangs, cut streams) and assert what was sent.
 package ollamatest
 
 import (

@@ -27,6 +27,11 @@
 // and, with New, the test fails.
 //
 // A Server is safe for concurrent use.
+//
+// Use ollamafake for fast tests that script replies and faults exactly and
+// assert what was sent; use internal/testing/ollamatest, which runs the real
+// Ollama server binary, to check that the client and the fix loop work
+// against the server users run.
 package ollamafake
 
 import (

@@ -104,7 +104,7 @@ func runFix(t *testing.T, s *Server, bin, repo, model string) (fixReport, string
 func buildAgentfix(t *testing.T) string {
 	t.Helper()
 	_, self, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(self), "..", "..")
+	root := filepath.Join(filepath.Dir(self), "..", "..", "..")
 	bin := filepath.Join(t.TempDir(), "agentfix")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/agentfix")
 	cmd.Dir = root

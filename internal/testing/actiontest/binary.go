@@ -40,7 +40,7 @@ func Bin() string { return bin }
 // RepoRoot is the agentfix source tree this package belongs to.
 func RepoRoot() string {
 	_, self, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(self), "..", "..")
+	return filepath.Join(filepath.Dir(self), "..", "..", "..")
 }
 
 // BaseEnv is what a runner has besides the Actions variables: PATH and the

@@ -93,7 +93,7 @@ func TestRealServerStops(t *testing.T) {
 // model; and the same answer after a prompt of 4000 tokens (the scripted
 // tokenizer spends a token per byte, and the attention over a long prompt
 // costs time even though its output is thrown away).
-// Run: go test -run '^$' -bench RealServer ./internal/ollamatest
+// Run: go test -run '^$' -bench RealServer ./internal/testing/ollamatest
 func BenchmarkRealServer(b *testing.B) {
 	msgs := []api.Message{{Role: "system", Content: "You write diffs."}, {Role: "user", Content: "Write the diff."}}
 	b.Run("StartCreateLoad", func(b *testing.B) {

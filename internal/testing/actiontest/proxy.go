@@ -6,7 +6,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 
-	"github.com/agentfix/agentfix/internal/githubfake"
+	"github.com/agentfix/agentfix/internal/testing/githubfake"
 )
 
 // InterceptGitHub puts a proxy in front of GH for the runs that follow

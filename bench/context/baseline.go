@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	repoctx "github.com/agentfix/agentfix/internal/context"
+	"github.com/agentfix/agentfix/internal/repoctx"
 )
 
 // bm25 is the baseline: plain BM25 over whole files (lower-cased

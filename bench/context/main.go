@@ -27,7 +27,7 @@ import (
 	"strings"
 	"time"
 
-	repoctx "github.com/agentfix/agentfix/internal/context"
+	"github.com/agentfix/agentfix/internal/repoctx"
 )
 
 var budgets = []int{4096, 8192, 16384}

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/agentfix/agentfix/internal/ollamafake"
 	"github.com/agentfix/agentfix/internal/session"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
 // BenchmarkOverhead measures agentfix's own time in a whole run: the total

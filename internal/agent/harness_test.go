@@ -13,8 +13,9 @@ import (
 
 	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/llm"
-	"github.com/agentfix/agentfix/internal/ollamafake"
 	"github.com/agentfix/agentfix/internal/session"
+	"github.com/agentfix/agentfix/internal/testing/fixtures"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
 
@@ -36,7 +37,7 @@ type harness struct {
 
 func newHarness(t testing.TB, project string) *harness {
 	t.Helper()
-	h := &harness{t: t, repo: copyRepo(t, filepath.Join("testdata", "repos", project)), timeout: 30 * time.Second}
+	h := &harness{t: t, repo: copyRepo(t, fixtures.Path("projects", project)), timeout: 30 * time.Second}
 	h.srv = ollamafake.New(t, ollamafake.Model{Name: testModel, ContextLength: 32768})
 	h.cfg = config.Default()
 	h.cfg.Model = testModel
@@ -131,7 +132,7 @@ func (h *harness) assertPristine() {
 	}
 }
 
-// copyRepo copies a testdata project into a temporary git repository with
+// copyRepo copies a sample project into a temporary git repository with
 // one commit.
 func copyRepo(t testing.TB, src string) string {
 	t.Helper()
@@ -158,11 +159,11 @@ func gitOut(t testing.TB, dir string, args ...string) string {
 	return out.String()
 }
 
-// reply reads a scripted reply from testdata/replies, fenced the way
-// models usually answer.
+// reply reads a scripted reply from the shared testdata/replies, fenced
+// the way models usually answer.
 func reply(t testing.TB, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "replies", name))
+	b, err := os.ReadFile(fixtures.Path("replies", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	repoctx "github.com/agentfix/agentfix/internal/context"
+	"github.com/agentfix/agentfix/internal/repoctx"
 	"github.com/agentfix/agentfix/internal/verify"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentfix/agentfix/internal/golden"
 	"github.com/agentfix/agentfix/internal/llm"
+	"github.com/agentfix/agentfix/internal/testing/golden"
 )
 
 // assertGolden compares got with testdata/prompts/name (go test -update

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentfix/agentfix/internal/golden"
+	"github.com/agentfix/agentfix/internal/testing/golden"
 )
 
 const applyGreet = "package greet\n\n// Hello greets.\nfunc Hello() string {\n\treturn \"hello\"\n}\n"

@@ -10,14 +10,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentfix/agentfix/internal/golden"
+	"github.com/agentfix/agentfix/internal/testing/fixtures"
+	"github.com/agentfix/agentfix/internal/testing/golden"
 )
 
-// checkProject copies a project from the verifier's testdata into a new
+// checkProject copies a shared sample project (testdata/projects) into a new
 // directory, with an optional .github/agent-fix.yml.
 func checkProject(t *testing.T, name, config string) string {
 	t.Helper()
-	src := filepath.Join("..", "verify", "testdata", name)
+	src := fixtures.Path("projects", name)
 	dst := t.TempDir()
 	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
 		t.Fatal(err)

@@ -9,8 +9,8 @@ import (
 	"os"
 	"strings"
 
-	repoctx "github.com/agentfix/agentfix/internal/context"
 	"github.com/agentfix/agentfix/internal/exitcode"
+	"github.com/agentfix/agentfix/internal/repoctx"
 )
 
 // contextOptions are the flags of agentfix context.

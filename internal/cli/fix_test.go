@@ -15,7 +15,8 @@ import (
 	"time"
 
 	"github.com/agentfix/agentfix/internal/exitcode"
-	"github.com/agentfix/agentfix/internal/ollamafake"
+	"github.com/agentfix/agentfix/internal/testing/fixtures"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
 func TestParseFixFlags(t *testing.T) {
@@ -100,12 +101,12 @@ func fixBinary(t *testing.T) string {
 // fixRepo copies the sum project (failing tests) into a git repository.
 func fixRepo(t *testing.T) string { return fixProject(t, "sum") }
 
-// fixProject copies a testdata project of the agent package into a git
+// fixProject copies a shared sample project (testdata/projects) into a git
 // repository with one commit.
 func fixProject(t *testing.T, name string) string {
 	t.Helper()
 	dir := t.TempDir()
-	src := filepath.Join("..", "agent", "testdata", "repos", name)
+	src := fixtures.Path("projects", name)
 	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -143,7 +144,7 @@ func fixGit(t *testing.T, dir string, args ...string) string {
 
 func fixReply(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "agent", "testdata", "replies", name))
+	b, err := os.ReadFile(fixtures.Path("replies", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,12 +276,12 @@ func TestFixEndToEndDryRunWritesOnlyTheDiff(t *testing.T) {
 func TestFixEndToEndFromAnIssueFile(t *testing.T) {
 	repo := fixProject(t, "shop")
 	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
-	sr, err := os.ReadFile(filepath.Join("..", "agent", "testdata", "replies", "shop-fix.sr"))
+	sr, err := os.ReadFile(fixtures.Path("replies", "shop-fix.sr"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv.Script(e2eModel, ollamafake.Text(`{"files": ["price/price.go"], "steps": ["Divide by 100."]}`), ollamafake.Text(string(sr)))
-	issue, _ := filepath.Abs(filepath.Join("..", "agent", "testdata", "issues", "discount.md"))
+	issue := fixtures.Path("issues", "discount.md")
 	code, stdout, stderr := runFixCmd(t, "fix", "--repo", filepath.Join(repo, "price"), "--issue-file", issue, "--ollama-host", srv.URL)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)

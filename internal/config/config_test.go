@@ -9,7 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/agentfix/agentfix/internal/golden"
+	"github.com/agentfix/agentfix/internal/testing/golden"
 )
 
 // TestParseGolden decodes and validates each testdata/parse/*.yml and

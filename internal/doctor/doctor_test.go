@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/agentfix/agentfix/internal/llm"
-	"github.com/agentfix/agentfix/internal/ollamafake"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
 func git(t *testing.T, dir string, args ...string) {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfix/agentfix/internal/actiontest"
+	"github.com/agentfix/agentfix/internal/testing/actiontest"
 )
 
 func TestBranchChangedByAHumanIsLeftAlone(t *testing.T) {

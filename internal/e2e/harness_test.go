@@ -2,14 +2,14 @@
 // the Actions environment, an event payload file, the fake GitHub API, the
 // fake Ollama server, and a workspace cloned (depth 1, no credentials, no
 // git identity) from a local bare origin that holds a small Go project with
-// a failing test. The harness is internal/actiontest.
+// a failing test. The harness is internal/testing/actiontest.
 package e2e
 
 import (
 	"os"
 	"testing"
 
-	"github.com/agentfix/agentfix/internal/actiontest"
+	"github.com/agentfix/agentfix/internal/testing/actiontest"
 )
 
 func TestMain(m *testing.M) { os.Exit(actiontest.Main(m.Run)) }

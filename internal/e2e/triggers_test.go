@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentfix/agentfix/internal/actiontest"
-	"github.com/agentfix/agentfix/internal/githubfake"
+	"github.com/agentfix/agentfix/internal/testing/actiontest"
+	"github.com/agentfix/agentfix/internal/testing/githubfake"
 )
 
 var fixedProject = map[string]string{"go.mod": actiontest.Project["go.mod"], "calc.go": actiontest.FixedCalc, "calc_test.go": actiontest.Project["calc_test.go"]}

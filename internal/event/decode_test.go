@@ -3,13 +3,13 @@ package event
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-github/v60/github"
 
 	"github.com/agentfix/agentfix/internal/config"
+	"github.com/agentfix/agentfix/internal/testing/fixtures"
 )
 
 var defaults = config.Default().Triggers
@@ -21,7 +21,7 @@ func env(name, fixture string) func(string) string {
 		"GITHUB_REPOSITORY": "acme/widgets",
 	}
 	if fixture != "" {
-		m["GITHUB_EVENT_PATH"] = filepath.Join("testdata", fixture)
+		m["GITHUB_EVENT_PATH"] = fixtures.Path("events", fixture)
 	}
 	return func(k string) string { return m[k] }
 }
@@ -108,10 +108,10 @@ func TestDecodeDetails(t *testing.T) {
 	}
 }
 
-// fixture returns a testdata payload changed by edit.
+// fixture returns a shared event payload changed by edit.
 func fixture(t *testing.T, name string, edit func(m map[string]any)) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
+	b, err := os.ReadFile(fixtures.Path("events", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestDecodeEnvErrors(t *testing.T) {
 	}
 	// The repository comes from the payload when GITHUB_REPOSITORY is unset.
 	j, err := Decode(func(k string) string {
-		return map[string]string{"GITHUB_EVENT_NAME": "issues", "GITHUB_EVENT_PATH": "testdata/issues.labeled.json"}[k]
+		return map[string]string{"GITHUB_EVENT_NAME": "issues", "GITHUB_EVENT_PATH": fixtures.Path("events", "issues.labeled.json")}[k]
 	}, os.ReadFile, defaults)
 	if err != nil || j.FullName() != "acme/widgets" {
 		t.Errorf("repo from payload: %v %v", j, err)
@@ -261,7 +261,7 @@ func TestSetPullRequest(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	for _, name := range []string{"issues.labeled.json", "issue_comment.created.issue.json", "issue_comment.created.pr.json", "schedule.json", "workflow_dispatch.json"} {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
+		b, err := os.ReadFile(fixtures.Path("events", name))
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/agentfix/agentfix/internal/ghclient"
-	"github.com/agentfix/agentfix/internal/githubfake"
+	"github.com/agentfix/agentfix/internal/testing/githubfake"
 )
 
 const repo = "octo/hello"

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentfix/agentfix/internal/actiontest"
-	"github.com/agentfix/agentfix/internal/githubfake"
+	"github.com/agentfix/agentfix/internal/testing/actiontest"
+	"github.com/agentfix/agentfix/internal/testing/githubfake"
 )
 
 // refusedCommenter is a row for an actor whose /agent fix is refused with

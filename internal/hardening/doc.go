@@ -1,10 +1,10 @@
 // Package hardening holds agentfix's fault and attack matrices: each row is
 // a test that runs the built binary the way GitHub Actions does, against
-// the fake GitHub API (internal/githubfake) and the fake Ollama server
-// (internal/ollamafake), injects one fault or one attack, and checks what
-// a user would see: a clear report, the best diff and the session record
-// kept, no partial push, no duplicate pull request, no leaked token, and
-// every attack refused with its reason.
+// the fake GitHub API (internal/testing/githubfake) and the fake Ollama
+// server (internal/testing/ollamafake), injects one fault or one attack,
+// and checks what a user would see: a clear report, the best diff and the
+// session record kept, no partial push, no duplicate pull request, no
+// leaked token, and every attack refused with its reason.
 //
 //	go test ./internal/hardening -run 'Fault|Attack' -v   # the table and the totals
 //	go test ./internal/hardening -update-readme          # rewrite the README's figures

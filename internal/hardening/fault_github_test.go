@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfix/agentfix/internal/actiontest"
-	"github.com/agentfix/agentfix/internal/githubfake"
+	"github.com/agentfix/agentfix/internal/testing/actiontest"
+	"github.com/agentfix/agentfix/internal/testing/githubfake"
 )
 
 var githubFaults = []scenario{

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfix/agentfix/internal/actiontest"
 	"github.com/agentfix/agentfix/internal/llm"
-	"github.com/agentfix/agentfix/internal/ollamafake"
+	"github.com/agentfix/agentfix/internal/testing/actiontest"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
 var ollamaFaults = []scenario{

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfix/agentfix/internal/actiontest"
-	"github.com/agentfix/agentfix/internal/ollamafake"
+	"github.com/agentfix/agentfix/internal/testing/actiontest"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
 // withTest is the project with calc_test.go replaced.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentfix/agentfix/internal/actiontest"
+	"github.com/agentfix/agentfix/internal/testing/actiontest"
 )
 
 // faults is the fault matrix: each row injects one fault into a run that

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"text/tabwriter"
 
-	"github.com/agentfix/agentfix/internal/actiontest"
+	"github.com/agentfix/agentfix/internal/testing/actiontest"
 )
 
 var updateReadme = flag.Bool("update-readme", false, "rewrite the hardening block of README.md from this run")

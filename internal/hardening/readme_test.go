@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentfix/agentfix/internal/actiontest"
+	"github.com/agentfix/agentfix/internal/testing/actiontest"
 )
 
 const (

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentfix/agentfix/internal/actiontest"
-	"github.com/agentfix/agentfix/internal/githubfake"
+	"github.com/agentfix/agentfix/internal/testing/actiontest"
+	"github.com/agentfix/agentfix/internal/testing/githubfake"
 )
 
 // token is the workflow token every run gets: a value recognisable

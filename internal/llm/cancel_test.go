@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfix/agentfix/internal/ollamafake"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
 // The per-request timeout is real time here, and nothing asserts how long

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfix/agentfix/internal/ollamafake"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
 func TestChatReturnsStreamedReply(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/agentfix/agentfix/internal/llm"
-	"github.com/agentfix/agentfix/internal/ollamafake"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
 // A chat with a server that is busy once: the client waits 5 s (here: not

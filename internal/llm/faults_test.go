@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfix/agentfix/internal/ollamafake"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
 const s = time.Second

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfix/agentfix/internal/ollamafake"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
 const model = "qwen2.5-coder:14b"

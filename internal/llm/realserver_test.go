@@ -13,12 +13,12 @@ import (
 	"time"
 
 	"github.com/agentfix/agentfix/internal/llm"
-	"github.com/agentfix/agentfix/internal/ollamatest"
+	"github.com/agentfix/agentfix/internal/testing/ollamatest"
 )
 
 // These tests run the client against a real Ollama server (see
-// internal/ollamatest) and a scripted model; they skip when the server
-// binary is absent.
+// internal/testing/ollamatest) and a scripted model; they skip when the
+// server binary is absent.
 
 // realModel is trained for 16384 tokens and answers a plan or a diff.
 var realModel = ollamatest.Model{

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfix/agentfix/internal/ollamafake"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 	"github.com/ollama/ollama/api"
 )
 

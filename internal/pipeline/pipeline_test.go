@@ -15,8 +15,9 @@ import (
 	"github.com/agentfix/agentfix/internal/agent"
 	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/llm"
-	"github.com/agentfix/agentfix/internal/ollamafake"
 	"github.com/agentfix/agentfix/internal/session"
+	"github.com/agentfix/agentfix/internal/testing/fixtures"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
 
@@ -38,7 +39,7 @@ type world struct {
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
-	w := &world{t: t, repo: copyRepo(t, filepath.Join("..", "agent", "testdata", "repos", "sum")), d: &recorder{}}
+	w := &world{t: t, repo: copyRepo(t, fixtures.Path("projects", "sum")), d: &recorder{}}
 	w.srv = ollamafake.New(t, ollamafake.Model{Name: testModel, ContextLength: 32768})
 	w.cfg = config.Default()
 	w.cfg.Model = testModel
@@ -72,7 +73,7 @@ func (w *world) run(job Job) (*Outcome, error) {
 
 func (w *world) reply(name string) string {
 	w.t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "agent", "testdata", "replies", name))
+	b, err := os.ReadFile(fixtures.Path("replies", name))
 	if err != nil {
 		w.t.Fatal(err)
 	}

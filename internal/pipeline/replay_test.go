@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/agentfix/agentfix/internal/agent"
-	"github.com/agentfix/agentfix/internal/ollamafake"
 	"github.com/agentfix/agentfix/internal/session"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
 // recordWrongThenRight records a two-round run and returns its record,

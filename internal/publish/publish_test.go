@@ -14,7 +14,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 
-	"github.com/agentfix/agentfix/internal/githubfake"
+	"github.com/agentfix/agentfix/internal/testing/githubfake"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
 

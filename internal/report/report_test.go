@@ -7,7 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/agentfix/agentfix/internal/golden"
+	"github.com/agentfix/agentfix/internal/testing/golden"
 )
 
 // assertGolden compares got with testdata/name (go test -update rewrites it).

@@ -7,7 +7,7 @@ import (
 
 	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/event"
-	"github.com/agentfix/agentfix/internal/golden"
+	"github.com/agentfix/agentfix/internal/testing/golden"
 	"github.com/agentfix/agentfix/internal/trust"
 )
 

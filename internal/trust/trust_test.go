@@ -10,7 +10,7 @@ import (
 
 	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/event"
-	"github.com/agentfix/agentfix/internal/githubfake"
+	"github.com/agentfix/agentfix/internal/testing/githubfake"
 	"github.com/agentfix/agentfix/internal/trust"
 )
 

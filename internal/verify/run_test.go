@@ -10,13 +10,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentfix/agentfix/internal/testing/fixtures"
 )
 
-// project copies testdata/name into a fresh directory, so runs do not
-// write into the source tree or see each other's markers.
+// project copies the shared sample project name (testdata/projects) into
+// a fresh directory, so runs do not write into the source tree or see each
+// other's markers.
 func project(t *testing.T, name string) string {
 	t.Helper()
-	src := filepath.Join("testdata", name)
+	src := fixtures.Path("projects", name)
 	dst := filepath.Join(t.TempDir(), name)
 	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
 		t.Fatal(err)

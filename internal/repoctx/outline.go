@@ -1,0 +1,212 @@
+package repoctx
+
+import (
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// outline is the symbols of one file, in source order. Only candidates are
+// outlined, when the ranking or the packer needs them.
+type outline struct {
+	pkg   string
+	lines []string // the file's lines, kept for packing
+	// lineTokens are the token counts of the rendered lines, filled by
+	// the packer when it needs them.
+	lineTokens []int
+	// hits are the query's terms on each line, see lineHits.
+	hits map[int][]int
+	syms []symbol
+}
+
+// symbol is a top-level definition and the lines it spans (its doc comment
+// included).
+type symbol struct {
+	name    string
+	sig     string // one line: func (r *T) Name(a int) error, type T struct, ...
+	start   int
+	decl    int // the line with the name
+	end     int
+	callees []string // names it calls (Go only)
+}
+
+// outlineOf parses file i once.
+func (r *Ranking) outlineOf(i int) *outline {
+	if o, ok := r.outline[i]; ok {
+		return o
+	}
+	src, err := os.ReadFile(filepath.Join(r.ix.root, r.ix.paths[i]))
+	var o *outline
+	if err == nil {
+		o = outlineFile(r.ix.paths[i], src)
+	}
+	r.outline[i] = o
+	return o
+}
+
+// outlineFile outlines src: with go/parser for Go, by definition lines for
+// other languages (or Go that does not parse).
+func outlineFile(name string, src []byte) *outline {
+	o := &outline{lines: splitLines(src)}
+	if path.Ext(name) == ".go" {
+		if goOutline(o, name, src) {
+			return o
+		}
+	}
+	lightOutline(o)
+	return o
+}
+
+func splitLines(src []byte) []string {
+	s := strings.ReplaceAll(string(src), "\r\n", "\n")
+	s = strings.TrimSuffix(s, "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+func goOutline(o *outline, name string, src []byte) bool {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
+	if f == nil || (err != nil && len(f.Decls) == 0) {
+		return false
+	}
+	o.pkg = f.Name.Name
+	line := func(p token.Pos) int { return fset.Position(p).Line }
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			s := symbol{name: d.Name.Name, start: line(d.Pos()), decl: line(d.Pos()), end: line(d.End())}
+			if d.Doc != nil {
+				s.start = line(d.Doc.Pos())
+			}
+			var b bytes.Buffer
+			_ = printer.Fprint(&b, fset, &ast.FuncDecl{Recv: d.Recv, Name: d.Name, Type: d.Type})
+			s.sig = oneLine(b.String())
+			s.callees = callees(d)
+			o.syms = append(o.syms, s)
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				var s symbol
+				switch sp := spec.(type) {
+				case *ast.TypeSpec:
+					s = symbol{name: sp.Name.Name, sig: "type " + sp.Name.Name + " " + typeKind(fset, sp.Type)}
+				case *ast.ValueSpec:
+					if len(sp.Names) == 0 {
+						continue
+					}
+					s = symbol{name: sp.Names[0].Name, sig: d.Tok.String() + " " + sp.Names[0].Name}
+				default:
+					continue
+				}
+				s.start, s.decl, s.end = line(spec.Pos()), line(spec.Pos()), line(spec.End())
+				if len(d.Specs) == 1 || !d.Lparen.IsValid() {
+					s.start, s.end = line(d.Pos()), line(d.End())
+				}
+				if d.Doc != nil && len(d.Specs) == 1 {
+					s.start = line(d.Doc.Pos())
+				}
+				o.syms = append(o.syms, s)
+			}
+		}
+	}
+	return true
+}
+
+// typeKind is struct, interface, or the type itself when it is short.
+func typeKind(fset *token.FileSet, t ast.Expr) string {
+	switch t.(type) {
+	case *ast.StructType:
+		return "struct"
+	case *ast.InterfaceType:
+		return "interface"
+	}
+	var b bytes.Buffer
+	_ = printer.Fprint(&b, fset, t)
+	s := oneLine(b.String())
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// callees are the names a function calls: f(), x.f(), pkg.F().
+func callees(d *ast.FuncDecl) []string {
+	if d.Body == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		var name string
+		switch f := c.Fun.(type) {
+		case *ast.Ident:
+			name = f.Name
+		case *ast.SelectorExpr:
+			name = f.Sel.Name
+		}
+		if name != "" && !seen[name] && !goBuiltins[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+		return true
+	})
+	return out
+}
+
+var goBuiltins = map[string]bool{
+	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true, "delete": true,
+	"imag": true, "len": true, "make": true, "max": true, "min": true, "new": true, "panic": true,
+	"print": true, "println": true, "real": true, "recover": true, "Errorf": true, "Sprintf": true,
+	"Fatalf": true, "Fatal": true, "Error": true, "Logf": true, "Helper": true, "String": true,
+}
+
+// lightOutline finds definition lines (see defName); a definition ends
+// before the next one indented no deeper.
+func lightOutline(o *outline) {
+	type open struct {
+		indent int
+		sym    int
+	}
+	var stack []open
+	for n, l := range o.lines {
+		body := skipBlanks([]byte(l))
+		if len(body) == 0 || !defStart[body[0]] {
+			continue
+		}
+		name := defName(body)
+		if name == nil {
+			continue
+		}
+		indent := len(l) - len(body)
+		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
+			o.syms[stack[len(stack)-1].sym].end = n
+			stack = stack[:len(stack)-1]
+		}
+		o.syms = append(o.syms, symbol{name: string(name), sig: strings.TrimSpace(l), start: n + 1, decl: n + 1, end: len(o.lines)})
+		stack = append(stack, open{indent, len(o.syms) - 1})
+	}
+	// Trim trailing blank lines off each definition.
+	for k := range o.syms {
+		s := &o.syms[k]
+		for s.end > s.decl && strings.TrimSpace(o.lines[s.end-1]) == "" {
+			s.end--
+		}
+		if len(s.sig) > 120 {
+			s.sig = s.sig[:117] + "..."
+		}
+	}
+}

@@ -1,0 +1,131 @@
+package repoctx
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseQueryFailingTest(t *testing.T) {
+	q := parseQuery(`=== RUN   TestParseDate/leap_year
+--- FAIL: TestParseDate (0.00s)
+    --- FAIL: TestParseDate/leap_year (0.00s)
+        date_test.go:57: ParseDate("2024-02-29") = 0001-01-01, want 2024-02-29
+FAIL
+FAIL	github.com/acme/cal/internal/dates	0.012s
+FAIL
+`)
+	if !q.failing {
+		t.Error("test output not recognised as failing test output")
+	}
+	if !slices.Equal(q.tests, []string{"TestParseDate"}) {
+		t.Errorf("tests = %v, want [TestParseDate] (the subtest folded into its test)", q.tests)
+	}
+	if q.symbols["ParseDate"] != strong {
+		t.Errorf("ParseDate strength = %v, want strong (%v): it is the failing test's subject", q.symbols["ParseDate"], strong)
+	}
+	if q.symbols["TestParseDate"] != strong {
+		t.Errorf("the failing test itself must be looked up, got %v", q.symbols["TestParseDate"])
+	}
+	if !slices.Contains(q.dirs, "github.com/acme/cal/internal/dates") {
+		t.Errorf("dirs = %v, want the FAIL line's package", q.dirs)
+	}
+	if len(q.paths) == 0 || q.paths[0] != (pathHint{"date_test.go", 57}) {
+		t.Errorf("paths = %v, want date_test.go:57 first", q.paths)
+	}
+	if q.terms[0].text != "testparsedate" && q.terms[0].text != "parsedate" {
+		t.Errorf("strongest term = %q, want the test's or its subject's whole name", q.terms[0].text)
+	}
+	for _, term := range q.terms {
+		if stopword(term.text) {
+			t.Errorf("stop word %q kept as a term", term.text)
+		}
+	}
+}
+
+func TestParseQueryStackTrace(t *testing.T) {
+	q := parseQuery(`panic: runtime error: invalid memory address or nil pointer dereference [recovered]
+goroutine 7 [running]:
+testing.tRunner.func1.2({0x5f1c20, 0xc000012345})
+	/usr/local/go/src/testing/testing.go:1632 +0x230
+panic({0x5f1c20?, 0xc000012345?})
+	/usr/local/go/src/runtime/panic.go:785 +0x132
+github.com/acme/cal/store.(*Cache).Lookup(0x0, {0x6a1b2c, 0x3})
+	/home/runner/work/cal/cal/store/cache.go:88 +0x1d
+github.com/acme/cal/store.TestLookup(0xc0000a2000)
+	/home/runner/work/cal/cal/store/cache_test.go:31 +0x45
+`)
+	if q.symbols["Lookup"] != strong || q.symbols["Cache"] != medium {
+		t.Errorf("frame symbols = Lookup %v, Cache %v; want strong, medium", q.symbols["Lookup"], q.symbols["Cache"])
+	}
+	for _, p := range q.paths {
+		if strings.Contains(p.path, "runtime/") || strings.Contains(p.path, "testing/") {
+			t.Errorf("runtime or testing frame kept as a path hint: %v", p)
+		}
+	}
+	if len(q.paths) != 2 || q.paths[0].path != "home/runner/work/cal/cal/store/cache.go" || q.paths[0].line != 88 {
+		t.Errorf("paths = %v, want the panicking frame's file first", q.paths)
+	}
+	if !slices.Contains(q.dirs, "github.com/acme/cal/store") {
+		t.Errorf("dirs = %v, want the frame's package", q.dirs)
+	}
+}
+
+func TestParseQueryIssue(t *testing.T) {
+	q := parseQuery("time: ParseDuration rejects \"1h30m\" with a space\n\n" +
+		"Calling `time.ParseDuration(\"1h 30m\")` returns an error; the `parse_unit` helper in units.go seems to stop at the space.")
+	if q.failing {
+		t.Error("issue text taken for test output")
+	}
+	if q.symbols["ParseDuration"] != medium {
+		t.Errorf("ParseDuration strength = %v, want medium (quoted, pkg.Name)", q.symbols["ParseDuration"])
+	}
+	if q.symbols["parse_unit"] != medium {
+		t.Errorf("parse_unit strength = %v, want medium (quoted)", q.symbols["parse_unit"])
+	}
+	if !slices.Contains(q.pkgs, "time") {
+		t.Errorf("pkgs = %v, want time (from time.ParseDuration)", q.pkgs)
+	}
+	if len(q.paths) != 1 || q.paths[0].path != "units.go" {
+		t.Errorf("paths = %v, want units.go", q.paths)
+	}
+	var texts []string
+	for _, term := range q.terms {
+		texts = append(texts, term.text)
+	}
+	for _, want := range []string{"parseduration", "parse", "duration", "unit", "space"} {
+		if !slices.Contains(texts, want) {
+			t.Errorf("terms %v lack %q", texts, want)
+		}
+	}
+}
+
+func TestTestSubjects(t *testing.T) {
+	got := map[string]float64{}
+	for _, s := range testSubjects("TestReader_ReadRune") {
+		got[s.name] = s.strength
+	}
+	if got["Reader_ReadRune"] != strong || got["Reader"] != medium || got["ReadRune"] != medium {
+		t.Errorf("subjects of TestReader_ReadRune = %v", got)
+	}
+	got = map[string]float64{}
+	for _, s := range testSubjects("TestParseDurationErrors") {
+		got[s.name] = s.strength
+	}
+	if got["ParseDurationErrors"] != strong || got["ParseDuration"] <= got["Parse"] || got["ParseDuration"] == 0 {
+		t.Errorf("subjects of TestParseDurationErrors = %v; the longer prefix must weigh more", got)
+	}
+}
+
+func TestQueryTermsBounded(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 500; i++ {
+		b.WriteString("word")
+		b.WriteByte(byte('a' + i%26))
+		b.WriteByte(byte('a' + i/26))
+		b.WriteByte(' ')
+	}
+	if n := len(parseQuery(b.String()).terms); n != maxTerms {
+		t.Errorf("%d terms kept, want at most %d", n, maxTerms)
+	}
+}

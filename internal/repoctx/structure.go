@@ -1,0 +1,188 @@
+package repoctx
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// structureTop is how many of the best candidates have their calls followed.
+const structureTop = 5
+
+// structure raises the files of the same package that the best candidates'
+// relevant functions call into (a bug reported against a function often
+// lives in a helper it calls) and, less, the files that call them.
+func (r *Ranking) structure() {
+	if len(r.order) == 0 {
+		return
+	}
+	topScore := r.score[r.order[0]]
+	add := map[int]float64{}
+	n := 0
+	for _, i := range r.order {
+		if n == structureTop {
+			break
+		}
+		if isTestFile(r.ix.paths[i]) || path.Ext(r.ix.paths[i]) != ".go" {
+			continue
+		}
+		n++
+		o := r.outlineOf(i)
+		if o == nil {
+			continue
+		}
+		w := 0.3 * r.score[i] / topScore
+		files := r.dirFiles(path.Dir(r.ix.paths[i]))
+		defs := dirDefs(files)
+		for _, s := range r.relevantSymbols(i, o) {
+			for _, c := range s.callees {
+				for _, j := range defs[c] {
+					if j != i && !isTestFile(r.ix.paths[j]) {
+						add[j] = math.Max(add[j], w)
+					}
+				}
+			}
+			call := []byte(s.name + "(")
+			for _, f := range files {
+				if f.i != i && !isTestFile(r.ix.paths[f.i]) && bytes.Contains(f.src, call) {
+					add[f.i] = math.Max(add[f.i], w/2)
+				}
+			}
+		}
+	}
+	for j, w := range add {
+		r.score[j] += w
+	}
+}
+
+// relevantSymbols are the symbols of file i that the query points at: they
+// hold a line the query names, define a symbol it names, or overlap its
+// best windows.
+func (r *Ranking) relevantSymbols(i int, o *outline) []symbol {
+	var out []symbol
+	for _, s := range o.syms {
+		if r.symbolScore(i, s) > 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// symbolScore rates one symbol of file i for packing: lines the query
+// names, being a symbol it names, and BM25 of the query's terms over the
+// symbol's own lines (normalised by the best window in the repository), so
+// a short function whose doc comment says what the query says beats a long
+// one that merely mentions its words.
+func (r *Ranking) symbolScore(i int, s symbol) float64 {
+	score := 0.0
+	for _, l := range r.focus[i] {
+		if l >= s.start && l <= s.end {
+			score += 3
+		}
+	}
+	if st, ok := r.q.symbols[s.name]; ok {
+		score += st
+	}
+	o := r.outlineOf(i)
+	if o == nil {
+		return score
+	}
+	hits := r.lineHits(i, o)
+	tf := map[int]int{}
+	length := 0
+	for l := s.start; l <= s.end && l <= len(o.lines); l++ {
+		length += len(o.lines[l-1]) + 1
+		for _, t := range hits[l] {
+			tf[t]++
+		}
+	}
+	if len(tf) == 0 {
+		return score
+	}
+	norm := bm25K1 * (1 - bm25B + bm25B*float64(length)/r.avgLen)
+	lex := 0.0
+	for t, n := range tf {
+		lex += r.q.terms[t].weight * r.idf[t] * float64(n) * (bm25K1 + 1) / (float64(n) + norm)
+	}
+	return score + lex/r.bestBlock()
+}
+
+// lineHits maps the lines of file i to the query terms on them, from one
+// matcher pass over the file's text; only packed candidates need it.
+func (r *Ranking) lineHits(i int, o *outline) map[int][]int {
+	if o.hits != nil {
+		return o.hits
+	}
+	o.hits = map[int][]int{}
+	text := []byte(strings.Join(o.lines, "\n"))
+	line, counted := 1, 0
+	r.m.each(text, func(pos, t int) {
+		line += bytes.Count(text[counted:pos], []byte{'\n'})
+		counted = pos
+		o.hits[line] = append(o.hits[line], t)
+	})
+	return o.hits
+}
+
+// bestBlock is the best window score in the repository, to normalise by.
+func (r *Ranking) bestBlock() float64 {
+	if r.best > 0 {
+		return r.best
+	}
+	r.best = 1e-9
+	for _, i := range r.order {
+		for k := range r.scans[i].blocks {
+			r.best = math.Max(r.best, r.blockScore(&r.scans[i].blocks[k]))
+		}
+	}
+	return r.best
+}
+
+// dirFile is a file of one directory, read again for the structure pass.
+type dirFile struct {
+	i   int
+	src []byte
+}
+
+// dirFiles reads the indexed files of dir (not below it): only the
+// directories of the best candidates are read.
+func (r *Ranking) dirFiles(dir string) []dirFile {
+	var out []dirFile
+	lo := 0
+	if dir != "." {
+		lo = sort.SearchStrings(r.ix.paths, dir+"/")
+	}
+	for i := lo; i < len(r.ix.paths); i++ {
+		p := r.ix.paths[i]
+		if dir != "." && !strings.HasPrefix(p, dir+"/") {
+			break // past the directory in sorted order
+		}
+		if path.Dir(p) != dir || r.scans[i].skip != indexed {
+			continue
+		}
+		if src, err := os.ReadFile(filepath.Join(r.ix.root, p)); err == nil {
+			out = append(out, dirFile{i, src})
+		}
+	}
+	return out
+}
+
+// dirDefs maps the names defined in files to the files.
+func dirDefs(files []dirFile) map[string][]int {
+	out := map[string][]int{}
+	for _, f := range files {
+		for _, line := range bytes.Split(f.src, []byte{'\n'}) {
+			line = skipBlanks(line)
+			if len(line) > 0 && defStart[line[0]] {
+				if name := defName(line); name != nil {
+					out[string(name)] = append(out[string(name)], f.i)
+				}
+			}
+		}
+	}
+	return out
+}

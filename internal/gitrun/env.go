@@ -77,6 +77,8 @@ func (r Runner) Environ(c Cmd) []string {
 		env = append(env, kv)
 	}
 	env = append(env, set...)
+	// Config agentfix imposes goes in cfg, which git reads after every
+	// config file (hardening such as core.hooksPath belongs here).
 	var cfg [][2]string
 	if c.Auth && r.Token != "" {
 		cfg = append(cfg, [2]string{"http.extraheader", "AUTHORIZATION: basic " + basicAuth(r.Token)})
@@ -90,8 +92,7 @@ func basicAuth(token string) string {
 	return base64.StdEncoding.EncodeToString([]byte("x-access-token:" + token))
 }
 
-// configEnv passes config to git through the environment, which git reads
-// after every config file, so it wins over them.
+// configEnv passes config to git through the environment.
 func configEnv(cfg [][2]string) []string {
 	if len(cfg) == 0 {
 		return nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentfix/agentfix/internal/agent"
 	"github.com/agentfix/agentfix/internal/exitcode"
+	"github.com/agentfix/agentfix/internal/gitrun"
 	"github.com/agentfix/agentfix/internal/pipeline"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
@@ -184,7 +185,7 @@ func printFix(w io.Writer, rep *fixReport) {
 		fmt.Fprintf(w, "files: %s\n", strings.Join(r.Files, ", "))
 		switch {
 		case rep.Branch != "":
-			fmt.Fprintf(w, "committed on branch %s (%s); the checkout is on it now (git switch - goes back)\n", rep.Branch, workspace.Short(rep.Commit))
+			fmt.Fprintf(w, "committed on branch %s (%s); the checkout is on it now (git switch - goes back)\n", rep.Branch, gitrun.Short(rep.Commit))
 		case rep.DryRun && rep.OutDiff == "":
 			fmt.Fprintf(w, "dry run: the work tree is unchanged; the fix:\n%s", r.Diff)
 		case rep.DryRun:
@@ -195,7 +196,7 @@ func printFix(w io.Writer, rep *fixReport) {
 		}
 	default:
 		fmt.Fprintf(w, "not fixed after %d round(s): %s: %s\n", r.Rounds, r.StopReason, r.StopDetail)
-		fmt.Fprintf(w, "the work tree is back at %s\n", workspace.Short(r.Head))
+		fmt.Fprintf(w, "the work tree is back at %s\n", gitrun.Short(r.Head))
 		if r.Diff != "" {
 			fmt.Fprintf(w, "best attempt:\n%s", r.Diff)
 		}

@@ -8,9 +8,9 @@ import (
 
 	"github.com/agentfix/agentfix/internal/agent"
 	"github.com/agentfix/agentfix/internal/exitcode"
+	"github.com/agentfix/agentfix/internal/gitrun"
 	"github.com/agentfix/agentfix/internal/pipeline"
 	"github.com/agentfix/agentfix/internal/session"
-	"github.com/agentfix/agentfix/internal/workspace"
 )
 
 // replayOptions are the flags of agentfix replay.
@@ -109,7 +109,7 @@ func replay(ctx context.Context, e *Env, opts *replayOptions) error {
 }
 
 func printReplay(w io.Writer, rec *agent.Recording, rep *pipeline.ReplayReport, res *agent.Result) {
-	fmt.Fprintf(w, "recorded: %s (%s) with %s at %s\n", rec.Result.Result, rec.Result.StopReason, rec.Start.Model, workspace.Short(rec.Start.Head))
+	fmt.Fprintf(w, "recorded: %s (%s) with %s at %s\n", rec.Result.Result, rec.Result.StopReason, rec.Start.Model, gitrun.Short(rec.Start.Head))
 	fmt.Fprintf(w, "replayed: %s (%s) in %d round(s)\n", res.Result, res.StopReason, res.Rounds)
 	if rep.Identical {
 		fmt.Fprintln(w, "the final diff is byte-identical to the recorded one")

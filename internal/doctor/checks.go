@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/ghclient"
+	"github.com/agentfix/agentfix/internal/gitrun"
 	"github.com/agentfix/agentfix/internal/llm"
 	"github.com/agentfix/agentfix/internal/trust"
 	"github.com/agentfix/agentfix/internal/verify"
@@ -40,13 +41,13 @@ type doctor struct {
 }
 
 func (d *doctor) git(ctx context.Context) {
-	out, err := exec.CommandContext(ctx, "git", "--version").Output()
+	out, err := gitrun.Runner{}.Run(ctx, "--version")
 	if err != nil {
 		d.r.fail("git", "git is not on PATH", "install git (apt-get install git) and make sure PATH includes it")
 		d.r.skip("repository", "git is missing")
 		return
 	}
-	d.r.pass("git", "%s", strings.TrimSpace(string(out)))
+	d.r.pass("git", "%s", strings.TrimSpace(out))
 	repo, err := workspace.Open(ctx, d.opts.Repo)
 	if err != nil {
 		d.r.fail("repository", err.Error(), "run agentfix inside a git checkout, or pass --repo DIR")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentfix/agentfix/internal/agent"
 	"github.com/agentfix/agentfix/internal/config"
+	"github.com/agentfix/agentfix/internal/gitrun"
 	"github.com/agentfix/agentfix/internal/session"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
@@ -35,7 +36,7 @@ type ReplayReport struct {
 type HeadMismatchError struct{ Recorded, Head string }
 
 func (e *HeadMismatchError) Error() string {
-	return fmt.Sprintf("the session was recorded at commit %s but the work tree is at %s; check out the recorded commit first (git switch --detach %s)", workspace.Short(e.Recorded), workspace.Short(e.Head), e.Recorded)
+	return fmt.Sprintf("the session was recorded at commit %s but the work tree is at %s; check out the recorded commit first (git switch --detach %s)", gitrun.Short(e.Recorded), gitrun.Short(e.Head), e.Recorded)
 }
 
 // Replay runs a recorded session again through Run, with the recorded

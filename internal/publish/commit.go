@@ -1,14 +1,13 @@
 package publish
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
+	"github.com/agentfix/agentfix/internal/gitrun"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
 
@@ -21,7 +20,7 @@ type BranchChangedError struct {
 }
 
 func (e *BranchChangedError) Error() string {
-	return fmt.Sprintf("branch %s was changed by %s (commit %s); agentfix does not touch a branch someone else pushed to — delete the branch or merge it to let agentfix work on it again", e.Branch, e.Committer, shortSHA(e.Commit))
+	return fmt.Sprintf("branch %s was changed by %s (commit %s); agentfix does not touch a branch someone else pushed to — delete the branch or merge it to let agentfix work on it again", e.Branch, e.Committer, gitrun.Short(e.Commit))
 }
 
 // pushed is the result of putting the fix on the remote branch.
@@ -48,7 +47,7 @@ func (p *Publisher) pushFix(ctx context.Context, c *Change) (*pushed, error) {
 	}
 	parent := "HEAD"
 	if tip != "" {
-		who, err := p.git(ctx, nil, nil, "log", "-1", "--format=%cn <%ce>", tip)
+		who, err := p.git().Run(ctx, "log", "-1", "--format=%cn <%ce>", tip)
 		if err != nil {
 			return nil, fmt.Errorf("read the tip of %s: %w", c.Branch, err)
 		}
@@ -56,7 +55,7 @@ func (p *Publisher) pushFix(ctx context.Context, c *Change) (*pushed, error) {
 		if !strings.HasSuffix(who, "<"+p.identity().Email+">") {
 			return nil, &BranchChangedError{Branch: c.Branch, Commit: tip, Committer: who}
 		}
-		tipTree, err := p.git(ctx, nil, nil, "rev-parse", tip+"^{tree}")
+		tipTree, err := p.git().Run(ctx, "rev-parse", tip+"^{tree}")
 		if err != nil {
 			return nil, fmt.Errorf("read the tree of %s: %w", c.Branch, err)
 		}
@@ -74,7 +73,7 @@ func (p *Publisher) pushFix(ctx context.Context, c *Change) (*pushed, error) {
 	if msg == "" {
 		msg = c.Title
 	}
-	out, err := p.git(ctx, env, []byte(msg), "-c", "commit.gpgsign=false", "commit-tree", tree, "-p", parent, "-F", "-")
+	out, err := p.git().Exec(ctx, gitrun.Cmd{Args: []string{"-c", "commit.gpgsign=false", "commit-tree", tree, "-p", parent, "-F", "-"}, Env: env, Stdin: []byte(msg)})
 	if err != nil {
 		return nil, fmt.Errorf("commit the fix: %w", err)
 	}
@@ -97,38 +96,22 @@ func (p *Publisher) fixTree(ctx context.Context, files []string) (string, error)
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	env := []string{"GIT_INDEX_FILE=" + filepath.Join(tmp, "index")}
-	if _, err := p.git(ctx, env, nil, "read-tree", "HEAD"); err != nil {
+	git, env := p.git(), []string{"GIT_INDEX_FILE=" + filepath.Join(tmp, "index")}
+	if _, err := git.Exec(ctx, gitrun.Cmd{Args: []string{"read-tree", "HEAD"}, Env: env}); err != nil {
 		return "", err
 	}
-	if _, err := p.git(ctx, env, nil, append([]string{"add", "--all", "--"}, files...)...); err != nil {
+	if _, err := git.Exec(ctx, gitrun.Cmd{Args: append([]string{"add", "--all", "--"}, files...), Env: env}); err != nil {
 		return "", err
 	}
-	out, err := p.git(ctx, env, nil, "write-tree")
+	out, err := git.Exec(ctx, gitrun.Cmd{Args: []string{"write-tree"}, Env: env})
 	if err != nil {
 		return "", err
 	}
 	return strings.TrimSpace(out), nil
 }
 
-// git runs git in the work tree with extra environment and stdin.
-func (p *Publisher) git(ctx context.Context, extraEnv []string, stdin []byte, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", p.Remote.Dir}, args...)...)
-	env := p.Remote.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	cmd.Env = append(append(append([]string(nil), env...), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C"), extraEnv...)
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("git %s: %s", args[0], strings.TrimSpace(errb.String()+" "+err.Error()))
-	}
-	return out.String(), nil
-}
+// git is the runner for the work tree; only fetch and push send the token.
+func (p *Publisher) git() gitrun.Runner { return p.Remote.Runner() }
 
 // CheckoutBranch fetches branch from the remote and checks its tip out
 // (detached), for running checks on a pull request's head. It returns the
@@ -141,7 +124,7 @@ func (p *Publisher) CheckoutBranch(ctx context.Context, branch string) (string, 
 	if tip == "" {
 		return "", fmt.Errorf("branch %s does not exist on the remote", branch)
 	}
-	if _, err := p.git(ctx, nil, nil, "checkout", "--quiet", "--detach", tip); err != nil {
+	if _, err := p.git().Run(ctx, "checkout", "--quiet", "--detach", tip); err != nil {
 		return "", fmt.Errorf("check out %s: %w", branch, err)
 	}
 	return tip, nil
@@ -152,11 +135,4 @@ func (p *Publisher) identity() workspace.Identity {
 		return workspace.DefaultIdentity
 	}
 	return p.Identity
-}
-
-func shortSHA(s string) string {
-	if len(s) > 12 {
-		return s[:12]
-	}
-	return s
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 
+	"github.com/agentfix/agentfix/internal/gitrun"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
 
@@ -98,9 +99,9 @@ func (p *Publisher) Publish(ctx context.Context, c Change) (*Outcome, error) {
 		return nil, fmt.Errorf("publish %s: %w", c.Branch, err)
 	}
 	if ps.Unchanged {
-		p.logf("branch %s already holds this fix (%s); nothing pushed", c.Branch, shortSHA(ps.Commit))
+		p.logf("branch %s already holds this fix (%s); nothing pushed", c.Branch, gitrun.Short(ps.Commit))
 	} else {
-		p.logf("pushed %s to %s", shortSHA(ps.Commit), c.Branch)
+		p.logf("pushed %s to %s", gitrun.Short(ps.Commit), c.Branch)
 	}
 	pr, created, err := p.ensurePR(ctx, &c)
 	if err != nil {

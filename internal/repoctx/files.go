@@ -5,10 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/gitrun"
 )
 
 // ErrNotRepo is returned (wrapped) when the directory is not inside a git
@@ -32,18 +33,18 @@ type Index struct {
 // are binary by their name are left out here; binary, generated and huge
 // files are left out when they are read.
 func Open(ctx context.Context, dir string) (*Index, error) {
-	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+	top, err := gitrun.Runner{Dir: dir}.Run(ctx, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return nil, fmt.Errorf("context: %s: %w (run git init, or point --repo inside a checkout)", dir, ErrNotRepo)
 	}
-	root := strings.TrimSpace(string(top))
+	root := strings.TrimSpace(top)
 	// -s gives the mode, to leave out symlinks (120000) and submodules (160000).
-	out, err := git(ctx, root, "ls-files", "-z", "--cached", "-s")
+	out, err := gitrun.Runner{Dir: root}.Run(ctx, "ls-files", "-z", "--cached", "-s")
 	if err != nil {
 		return nil, fmt.Errorf("context: list files in %s: %w", root, err)
 	}
 	var paths []string
-	for _, rec := range bytes.Split(out, []byte{0}) {
+	for _, rec := range bytes.Split([]byte(out), []byte{0}) {
 		tab := bytes.IndexByte(rec, '\t')
 		if tab < 0 || !bytes.HasPrefix(rec, []byte("100")) {
 			continue
@@ -63,17 +64,6 @@ func Open(ctx context.Context, dir string) (*Index, error) {
 
 // Root is the absolute path of the repository's top directory.
 func (ix *Index) Root() string { return ix.root }
-
-func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
-	}
-	return out, nil
-}
 
 // vendorDirs are directory names whose contents are other people's code.
 var vendorDirs = map[string]bool{

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/gitrun"
 )
 
 // Checkpoint is a state of a clean work tree the loop can return to: the
@@ -49,7 +51,7 @@ func (r *Repo) Restore(ctx context.Context, cp *Checkpoint, extra ...string) err
 		return err
 	}
 	if st.head != cp.Head {
-		return fmt.Errorf("HEAD moved from %s to %s since the checkpoint; not resetting over it", Short(cp.Head), Short(st.head))
+		return fmt.Errorf("HEAD moved from %s to %s since the checkpoint; not resetting over it", gitrun.Short(cp.Head), gitrun.Short(st.head))
 	}
 	remove := map[string]bool{}
 	for _, f := range st.untracked {
@@ -70,7 +72,7 @@ func (r *Repo) Restore(ctx context.Context, cp *Checkpoint, extra ...string) err
 		}
 	}
 	if len(unknown) > 0 {
-		tracked, err := git(ctx, r.Root, append([]string{"ls-files", "-z", "--"}, unknown...)...)
+		tracked, err := r.git().Run(ctx, append([]string{"ls-files", "-z", "--"}, unknown...)...)
 		if err != nil {
 			return err
 		}
@@ -85,7 +87,7 @@ func (r *Repo) Restore(ctx context.Context, cp *Checkpoint, extra ...string) err
 		}
 	}
 	if len(st.changed) > 0 {
-		if _, err := git(ctx, r.Root, "reset", "--quiet", "--hard", cp.Head); err != nil {
+		if _, err := r.git().Run(ctx, "reset", "--quiet", "--hard", cp.Head); err != nil {
 			return err
 		}
 	}
@@ -112,12 +114,4 @@ func removeEmptyParents(root, dir string) {
 		}
 		dir = filepath.Dir(dir)
 	}
-}
-
-// Short is a commit id shortened for people: its first 12 characters.
-func Short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }

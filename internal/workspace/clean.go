@@ -53,7 +53,7 @@ func (st *status) clean(root string) error {
 
 // Untracked lists untracked, not ignored files, relative to the root.
 func (r *Repo) Untracked(ctx context.Context) ([]string, error) {
-	out, err := git(ctx, r.Root, "ls-files", "--others", "--exclude-standard", "-z")
+	out, err := r.git().Run(ctx, "ls-files", "--others", "--exclude-standard", "-z")
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/gitrun"
 )
 
 // Identity is who commits. Runners have no git identity configured, so
@@ -30,7 +32,7 @@ func (r *Repo) Commit(ctx context.Context, id Identity, message string, paths []
 		return "", fmt.Errorf("commit: nothing to commit")
 	}
 	args := append([]string{"add", "--all", "--"}, paths...)
-	if _, err := git(ctx, r.Root, args...); err != nil {
+	if _, err := r.git().Run(ctx, args...); err != nil {
 		return "", err
 	}
 	cfg := []string{
@@ -39,10 +41,10 @@ func (r *Repo) Commit(ctx context.Context, id Identity, message string, paths []
 		"-c", "commit.gpgsign=false",
 	}
 	args = append(cfg, "commit", "--quiet", "--no-verify", "--file=-")
-	if _, err := gitInput(ctx, r.Root, []byte(message), args...); err != nil {
+	if _, err := r.git().Exec(ctx, gitrun.Cmd{Args: args, Stdin: []byte(message)}); err != nil {
 		return "", err
 	}
-	out, err := git(ctx, r.Root, "rev-parse", "HEAD")
+	out, err := r.git().Run(ctx, "rev-parse", "HEAD")
 	if err != nil {
 		return "", err
 	}
@@ -51,6 +53,6 @@ func (r *Repo) Commit(ctx context.Context, id Identity, message string, paths []
 
 // ApplyDiff applies a unified diff to the work tree, as git apply does.
 func (r *Repo) ApplyDiff(ctx context.Context, diff string) error {
-	_, err := gitInput(ctx, r.Root, []byte(diff), "apply", "--whitespace=nowarn", "-")
+	_, err := r.git().Exec(ctx, gitrun.Cmd{Args: []string{"apply", "--whitespace=nowarn", "-"}, Stdin: []byte(diff)})
 	return err
 }

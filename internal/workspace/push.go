@@ -1,20 +1,17 @@
 package workspace
 
 // The remote side of the workspace: fetching and pushing one agentfix branch.
-// The token reaches git only through the environment of the one git process
-// that needs it (GIT_CONFIG_COUNT/GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n, read by
-// git ≥ 2.31), so it is never written to .git/config and never shows in the
-// process list. Pushes are never forced.
+// The token reaches git only as the header of the git processes that talk
+// to the remote (gitrun.Cmd.Auth), so it is never written to .git/config
+// and never shows in the process list. Pushes are never forced.
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/gitrun"
 )
 
 // RemoteOptions say where a branch is fetched from or pushed to.
@@ -26,9 +23,15 @@ type RemoteOptions struct {
 	// Token authenticates to the remote over HTTP(S); empty sends no header,
 	// which is what a local or file:// remote needs.
 	Token string
-	// Env is the environment git runs with (os.Environ() when nil). It
-	// should already be scrubbed of secrets; the token is added to it.
+	// Env is the base environment of git (os.Environ() when nil), which
+	// gitrun's policy filters.
 	Env []string
+}
+
+// Runner is the git runner for the work tree: calls that ask for Auth send
+// the token, and every call masks it.
+func (o RemoteOptions) Runner() gitrun.Runner {
+	return gitrun.Runner{Dir: o.Dir, Env: o.Env, Token: o.Token}
 }
 
 // PushOptions describe one push.
@@ -73,14 +76,18 @@ func PushBranch(ctx context.Context, opts PushOptions) error {
 	if strings.HasPrefix(refspec, "+") {
 		return fmt.Errorf("push %s: a forced refspec is never used", branch)
 	}
-	out, err := remoteGit(ctx, opts.RemoteOptions, "push", "--porcelain", "--no-verify", remoteName(opts.Remote), refspec)
+	out, err := opts.Runner().Exec(ctx, gitrun.Cmd{Args: []string{"push", "--porcelain", "--no-verify", remoteName(opts.Remote), refspec}, Auth: true})
 	if err == nil {
 		return nil
+	}
+	var ge *gitrun.Error
+	if errors.As(err, &ge) {
+		out += ge.Stderr
 	}
 	if reason := rejection(out); reason != "" {
 		return &PushRejectedError{Branch: branch, Reason: reason}
 	}
-	return fmt.Errorf("push %s to %s: %w", branch, remoteName(opts.Remote), err)
+	return fmt.Errorf("push %s: %w", branch, err) // err names the remote, masked
 }
 
 // FetchBranch fetches the tip of refs/heads/<branch> from the remote (depth
@@ -94,17 +101,18 @@ func FetchBranch(ctx context.Context, opts RemoteOptions, branch string) (string
 		ref = "refs/heads/" + branch
 	}
 	local := "refs/agentfix/remote/" + strings.TrimPrefix(ref, "refs/")
-	out, err := remoteGit(ctx, opts, "ls-remote", remoteName(opts.Remote), ref)
+	git := opts.Runner()
+	out, err := git.Exec(ctx, gitrun.Cmd{Args: []string{"ls-remote", remoteName(opts.Remote), ref}, Auth: true})
 	if err != nil {
 		return "", fmt.Errorf("fetch %s: list remote refs: %w", branch, err)
 	}
 	if !lsRemoteHas(out, ref) {
 		return "", nil
 	}
-	if _, err := remoteGit(ctx, opts, "fetch", "--no-tags", "--depth=1", remoteName(opts.Remote), "+"+ref+":"+local); err != nil {
+	if _, err := git.Exec(ctx, gitrun.Cmd{Args: []string{"fetch", "--no-tags", "--depth=1", remoteName(opts.Remote), "+" + ref + ":" + local}, Auth: true}); err != nil {
 		return "", fmt.Errorf("fetch %s: %w", branch, err)
 	}
-	sha, err := remoteGit(ctx, RemoteOptions{Dir: opts.Dir, Env: opts.Env}, "rev-parse", "--verify", local+"^{commit}")
+	sha, err := git.Run(ctx, "rev-parse", "--verify", local+"^{commit}")
 	if err != nil {
 		return "", fmt.Errorf("fetch %s: %w", branch, err)
 	}
@@ -127,62 +135,6 @@ func remoteName(r string) string {
 		return "origin"
 	}
 	return r
-}
-
-// AuthEnv returns the variables that make one git process send token as
-// the HTTP Authorization header, the way actions/checkout does, without
-// writing it anywhere. git ≥ 2.31 reads them.
-func AuthEnv(token string) []string {
-	if token == "" {
-		return nil
-	}
-	basic := base64.StdEncoding.EncodeToString([]byte("x-access-token:" + token))
-	return []string{
-		"GIT_CONFIG_COUNT=1",
-		"GIT_CONFIG_KEY_0=http.extraheader",
-		"GIT_CONFIG_VALUE_0=AUTHORIZATION: basic " + basic,
-	}
-}
-
-// remoteGit runs one git command in opts.Dir with the token in its
-// environment only. Its error carries git's stderr with the token masked.
-func remoteGit(ctx context.Context, opts RemoteOptions, args ...string) (string, error) {
-	env := opts.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	// A token or config injected by the caller's environment must not
-	// mix with ours; never prompt for credentials on a runner.
-	clean := make([]string, 0, len(env)+6)
-	for _, kv := range env {
-		if strings.HasPrefix(kv, "GIT_CONFIG_") {
-			continue
-		}
-		clean = append(clean, kv)
-	}
-	clean = append(clean, "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=")
-	clean = append(clean, AuthEnv(opts.Token)...)
-
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", opts.Dir}, args...)...)
-	cmd.Env = clean
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	out := stdout.String() + stderr.String()
-	if opts.Token != "" {
-		out = strings.ReplaceAll(out, opts.Token, "***")
-	}
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if opts.Token != "" {
-			msg = strings.ReplaceAll(msg, opts.Token, "***")
-		}
-		if msg == "" {
-			msg = err.Error()
-		}
-		return out, fmt.Errorf("git %s: %s", args[0], msg)
-	}
-	return stdout.String(), nil
 }
 
 // rejection finds why a porcelain push was refused ("" if it was not).

@@ -209,9 +209,12 @@ func TestPushBranchTokenOnlyInEnvironment(t *testing.T) {
 	}
 }
 
-func TestRemoteGitMasksToken(t *testing.T) {
+// TestPushBranchMasksToken names the remote after the token, so git
+// prints it in its error.
+func TestPushBranchMasksToken(t *testing.T) {
 	_, clone := newRemote(t)
-	_, err := remoteGit(context.Background(), RemoteOptions{Dir: clone, Token: "tok123secret"}, "push", "--porcelain", "tok123secret", "HEAD:refs/heads/x")
+	head := gitT(t, clone, "rev-parse", "HEAD")
+	err := PushBranch(context.Background(), PushOptions{RemoteOptions: RemoteOptions{Dir: clone, Remote: "tok123secret", Token: "tok123secret"}, Commit: head, Branch: "x"})
 	if err == nil {
 		t.Fatal("push to a remote named by the token succeeded")
 	}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/gitrun"
 )
 
 // Repo is one git work tree.
@@ -31,7 +33,7 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("%s: not a directory", dir)
 	}
-	out, err := git(ctx, abs, "rev-parse", "--show-toplevel")
+	out, err := gitrun.Runner{Dir: abs}.Run(ctx, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return nil, &NotARepoError{Dir: abs}
 	}
@@ -48,7 +50,7 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 
 // Head returns the commit HEAD points at.
 func (r *Repo) Head(ctx context.Context) (string, error) {
-	out, err := git(ctx, r.Root, "rev-parse", "--verify", "HEAD^{commit}")
+	out, err := r.git().Run(ctx, "rev-parse", "--verify", "HEAD^{commit}")
 	if err != nil {
 		return "", fmt.Errorf("%s has no commit yet: %w", r.Root, err)
 	}
@@ -57,9 +59,9 @@ func (r *Repo) Head(ctx context.Context) (string, error) {
 
 // Branch returns the current branch name, or "" when HEAD is detached.
 func (r *Repo) Branch(ctx context.Context) (string, error) {
-	out, err := git(ctx, r.Root, "symbolic-ref", "--quiet", "--short", "HEAD")
+	out, err := r.git().Run(ctx, "symbolic-ref", "--quiet", "--short", "HEAD")
 	if err != nil {
-		var ge *GitError
+		var ge *gitrun.Error
 		if errors.As(err, &ge) && strings.TrimSpace(ge.Stderr) == "" {
 			return "", nil // detached
 		}
@@ -70,35 +72,35 @@ func (r *Repo) Branch(ctx context.Context) (string, error) {
 
 // BranchExists reports whether a local branch called name exists.
 func (r *Repo) BranchExists(ctx context.Context, name string) bool {
-	_, err := git(ctx, r.Root, "rev-parse", "--verify", "--quiet", "refs/heads/"+name)
+	_, err := r.git().Run(ctx, "rev-parse", "--verify", "--quiet", "refs/heads/"+name)
 	return err == nil
 }
 
 // CreateBranch creates branch name at HEAD and switches to it, keeping the
 // work tree as it is (uncommitted changes come along).
 func (r *Repo) CreateBranch(ctx context.Context, name string) error {
-	if _, err := git(ctx, r.Root, "check-ref-format", "--branch", name); err != nil {
+	if _, err := r.git().Run(ctx, "check-ref-format", "--branch", name); err != nil {
 		return fmt.Errorf("%q is not a valid branch name", name)
 	}
-	_, err := git(ctx, r.Root, "switch", "--quiet", "--create", name)
+	_, err := r.git().Run(ctx, "switch", "--quiet", "--create", name)
 	return err
 }
 
 // Switch checks out an existing branch.
 func (r *Repo) Switch(ctx context.Context, name string) error {
-	_, err := git(ctx, r.Root, "switch", "--quiet", name)
+	_, err := r.git().Run(ctx, "switch", "--quiet", name)
 	return err
 }
 
 // Show returns the content of path at rev ("HEAD", a branch, a commit).
 func (r *Repo) Show(ctx context.Context, rev, path string) (string, error) {
-	return git(ctx, r.Root, "show", rev+":"+filepath.ToSlash(path))
+	return r.git().Run(ctx, "show", rev+":"+filepath.ToSlash(path))
 }
 
 // GitDir is the absolute path of the repository's git directory (.git, or
 // where a linked worktree's .git file points).
 func (r *Repo) GitDir(ctx context.Context) (string, error) {
-	out, err := git(ctx, r.Root, "rev-parse", "--absolute-git-dir")
+	out, err := r.git().Run(ctx, "rev-parse", "--absolute-git-dir")
 	if err != nil {
 		return "", err
 	}

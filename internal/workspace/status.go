@@ -19,7 +19,7 @@ type status struct {
 // checkpoint and the restore need at once; a few git processes fewer per
 // round is most of agentfix's own time in a run.
 func (r *Repo) status(ctx context.Context) (*status, error) {
-	out, err := git(ctx, r.Root, "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all")
+	out, err := r.git().Run(ctx, "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all")
 	if err != nil {
 		return nil, err
 	}

@@ -125,7 +125,9 @@ func TestAdd(t *testing.T) {
 	}
 }
 `))
-		n, r := fixIssue(w)
+		// The real process: its peak memory is measured.
+		n := w.AddIssue()
+		r := w.RunBinary("issues", actiontest.LabeledPayload(n, "agent-fix", "alice"))
 		c.wantFixed(w, r, n)
 		prs := w.GH.PullRequests(actiontest.Repo, "")
 		var recSize int64

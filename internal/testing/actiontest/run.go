@@ -1,17 +1,22 @@
 package actiontest
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentfix/agentfix/internal/cli"
 )
 
 // Result is one run of the binary.
@@ -57,22 +62,69 @@ type Running struct {
 // RunnerTemp is RUNNER_TEMP of every run.
 func (w *World) RunnerTemp() string { return filepath.Join(w.Dir, "runner_temp") }
 
-// Run runs `agentfix` (no arguments, as the action does) for event with
-// payload (nil: no payload file) and waits for it.
+// Run runs agentfix for event with payload (nil: no payload file) the way
+// the action does (no arguments, the Actions environment), in-process
+// through the command entry point: the retry backoffs of the Ollama and
+// GitHub clients return at once instead of sleeping. Rows where a real
+// process matters (signals, /proc, memory) use RunBinary or Start.
 func (w *World) Run(event string, payload any) *Result {
+	w.T.Helper()
+	env, out, sum := w.actionsEnv(event, payload)
+	var stdout, stderr lockedBuilder
+	e := &cli.Env{
+		Getenv:  func(k string) string { return env[k] },
+		Environ: func() []string { return environ(env) },
+		Stdin:   strings.NewReader(""),
+		Stdout:  &stdout,
+		Stderr:  &stderr,
+		Now:     time.Now,
+		Sleep:   func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
+	}
+	start := time.Now()
+	code := cli.Main(context.Background(), nil, e)
+	res := &Result{Code: code, Stdout: stdout.String(), Stderr: stderr.String(), Took: time.Since(start), Outputs: readOutputs(out)}
+	if b, err := os.ReadFile(sum); err == nil {
+		res.Summary = string(b)
+	}
+	return res
+}
+
+// RunBinary runs the built binary (see Main) as Run does, and waits for it.
+func (w *World) RunBinary(event string, payload any) *Result {
 	w.T.Helper()
 	return w.Start(event, payload).Wait()
 }
 
-// Start starts `agentfix` for event with payload, as Run does.
+// Start starts the built binary for event with payload.
 func (w *World) Start(event string, payload any) *Running {
 	w.T.Helper()
-	out := filepath.Join(w.Dir, "github_output")
-	sum := filepath.Join(w.Dir, "step_summary")
+	if bin == "" {
+		w.T.Fatal("actiontest: no binary: run the package's tests through actiontest.Main in TestMain")
+	}
+	env, out, sum := w.actionsEnv(event, payload)
+	cmd := exec.Command(bin)
+	cmd.Dir = w.Workspace
+	cmd.Env = environ(env)
+	r := &Running{w: w, Cmd: cmd, stdout: &strings.Builder{}, stderr: &strings.Builder{}, out: out, sum: sum, start: time.Now(), hwmDone: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = r.stdout, r.stderr
+	if err := cmd.Start(); err != nil {
+		w.T.Fatalf("start agentfix: %v", err)
+	}
+	go r.sampleHWM()
+	return r
+}
+
+// actionsEnv is what GitHub Actions sets for a run of event: the variables,
+// the inputs and the payload file. It also returns the GITHUB_OUTPUT and
+// GITHUB_STEP_SUMMARY files, emptied.
+func (w *World) actionsEnv(event string, payload any) (env map[string]string, out, sum string) {
+	w.T.Helper()
+	out = filepath.Join(w.Dir, "github_output")
+	sum = filepath.Join(w.Dir, "step_summary")
 	os.Remove(out)
 	os.Remove(sum)
 	os.MkdirAll(w.RunnerTemp(), 0o755)
-	env := map[string]string{
+	env = map[string]string{
 		"GITHUB_ACTIONS":      "true",
 		"GITHUB_EVENT_NAME":   event,
 		"GITHUB_REPOSITORY":   Repo,
@@ -94,19 +146,39 @@ func (w *World) Start(event string, payload any) *Running {
 	for k, v := range w.Env {
 		env[k] = v
 	}
-	cmd := exec.Command(bin)
-	cmd.Dir = w.Workspace
-	cmd.Env = BaseEnv()
-	for k, v := range env {
-		cmd.Env = append(cmd.Env, k+"="+v)
+	return env, out, sum
+}
+
+// environ is BaseEnv with env on top, as a process environment.
+func environ(env map[string]string) []string {
+	out := BaseEnv()
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
 	}
-	r := &Running{w: w, Cmd: cmd, stdout: &strings.Builder{}, stderr: &strings.Builder{}, out: out, sum: sum, start: time.Now(), hwmDone: make(chan struct{})}
-	cmd.Stdout, cmd.Stderr = r.stdout, r.stderr
-	if err := cmd.Start(); err != nil {
-		w.T.Fatalf("start agentfix: %v", err)
+	sort.Strings(keys)
+	for _, k := range keys {
+		out = append(out, k+"="+env[k])
 	}
-	go r.sampleHWM()
-	return r
+	return out
+}
+
+// lockedBuilder is a strings.Builder safe for the run's goroutines.
+type lockedBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuilder) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuilder) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // eventFile writes an event payload and returns its path.

@@ -21,7 +21,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"runtime/pprof"
 	"sort"
 	"strings"
@@ -117,7 +116,7 @@ func run(corpus string, ntargets int, seed uint64, verbose, recall bool) error {
 	if _, err := os.Stat(filepath.Join(corpus, ".git")); err != nil {
 		start := time.Now()
 		modcache := strings.TrimSpace(goEnv("GOMODCACHE"))
-		n, err := buildCorpus(corpus, corpusSources(runtime.GOROOT(), modcache))
+		n, err := buildCorpus(corpus, corpusSources(strings.TrimSpace(goEnv("GOROOT")), modcache))
 		if err != nil {
 			return err
 		}

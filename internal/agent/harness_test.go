@@ -28,7 +28,6 @@ type harness struct {
 	t       testing.TB
 	repo    string
 	srv     *ollamafake.Server
-	client  *llm.Client
 	cfg     *config.Config
 	record  bytes.Buffer
 	log     bytes.Buffer
@@ -117,11 +116,6 @@ func (h *harness) file(name string) string {
 		h.t.Fatal(err)
 	}
 	return string(b)
-}
-
-// original returns a file as committed.
-func (h *harness) original(name string) string {
-	return gitOut(h.t, h.repo, "show", "HEAD:"+name)
 }
 
 // assertPristine fails unless the work tree is exactly as committed.

@@ -197,8 +197,3 @@ func done(err error) error {
 	}
 	return err
 }
-
-// notImplemented is returned by commands whose issue has not landed yet.
-func notImplemented(name string) error {
-	return exitcode.Usagef("%s: not implemented yet", name)
-}

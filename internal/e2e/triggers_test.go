@@ -8,8 +8,6 @@ import (
 	"github.com/agentfix/agentfix/internal/testing/githubfake"
 )
 
-var fixedProject = map[string]string{"go.mod": actiontest.Project["go.mod"], "calc.go": actiontest.FixedCalc, "calc_test.go": actiontest.Project["calc_test.go"]}
-
 func TestFixCommentOnIssueUsesExtraInstructions(t *testing.T) {
 	w := newWorld(t, nil)
 	n := w.AddIssue()

@@ -38,6 +38,8 @@ type Options struct {
 	// receives agentfix's own lines.
 	Stdout, Stderr io.Writer
 	Deps           pipeline.Deps
+	// NewGitHub makes the API client; ghclient.New when nil.
+	NewGitHub func(ghclient.Options) (*github.Client, error)
 }
 
 // ConfigError is a problem with the run's configuration: the config file,
@@ -58,6 +60,9 @@ func Run(ctx context.Context, o Options) error {
 	}
 	if o.Deps.Now == nil {
 		o.Deps.Now = time.Now
+	}
+	if o.NewGitHub == nil {
+		o.NewGitHub = ghclient.New
 	}
 	// The status poster logs from its own goroutine.
 	o.Stdout, o.Stderr = &lockedWriter{w: o.Stdout}, &lockedWriter{w: o.Stderr}
@@ -141,7 +146,7 @@ func (a *run) run(ctx context.Context) error {
 
 	gho := ghclient.FromEnv(getenv)
 	gho.Token, gho.Logf, gho.Sleep, gho.Now = a.token, a.logf, a.opts.Deps.Sleep, a.opts.Deps.Now
-	if a.gh, err = ghclient.New(gho); err != nil {
+	if a.gh, err = a.opts.NewGitHub(gho); err != nil {
 		return &ConfigError{fmt.Errorf("github: %w", err)}
 	}
 	a.pub = &publish.Publisher{

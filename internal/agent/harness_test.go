@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -36,7 +35,7 @@ type harness struct {
 
 func newHarness(t testing.TB, project string) *harness {
 	t.Helper()
-	h := &harness{t: t, repo: copyRepo(t, fixtures.Path("projects", project)), timeout: 30 * time.Second}
+	h := &harness{t: t, repo: fixtures.Repo(t, project), timeout: 30 * time.Second}
 	h.srv = ollamafake.New(t, ollamafake.Model{Name: testModel, ContextLength: 32768})
 	h.cfg = config.Default()
 	h.cfg.Model = testModel
@@ -126,31 +125,9 @@ func (h *harness) assertPristine() {
 	}
 }
 
-// copyRepo copies a sample project into a temporary git repository with
-// one commit.
-func copyRepo(t testing.TB, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
-		t.Fatal(err)
-	}
-	gitOut(t, dst, "init", "--quiet", "--initial-branch=main")
-	gitOut(t, dst, "add", "--all")
-	gitOut(t, dst, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "initial")
-	return dst
-}
-
 func gitOut(t testing.TB, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, errb.String())
-	}
-	return out.String()
+	return fixtures.Git(t, dir, args...)
 }
 
 // reply reads a scripted reply from the shared testdata/replies, fenced

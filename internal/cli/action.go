@@ -25,7 +25,7 @@ func runAction(ctx context.Context, e *Env, args []string) error {
 	if err := parseFlags(e, fs, args); err != nil {
 		return done(err)
 	}
-	err := action.Run(ctx, action.Options{Getenv: e.Getenv, Stdout: e.Stdout, Stderr: e.Stderr, Deps: e.deps(e.Stderr)})
+	err := action.Run(ctx, action.Options{Getenv: e.Getenv, Stdout: e.Stdout, Stderr: e.Stderr, Deps: e.deps(e.Stderr), NewGitHub: e.NewGitHub})
 	if err != nil {
 		return shown{err} // written as an ::error annotation already
 	}

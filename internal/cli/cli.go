@@ -15,9 +15,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/go-github/v60/github"
+
 	"github.com/agentfix/agentfix/internal/agent"
 	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/exitcode"
+	"github.com/agentfix/agentfix/internal/ghclient"
 	"github.com/agentfix/agentfix/internal/pipeline"
 )
 
@@ -38,6 +41,8 @@ type Env struct {
 	Sleep func(context.Context, time.Duration) error
 	// NewModel connects to the model server; Ollama when nil.
 	NewModel func(cfg *config.Config, d pipeline.Deps) (agent.Model, error)
+	// NewGitHub makes the GitHub API client; ghclient.New when nil.
+	NewGitHub func(ghclient.Options) (*github.Client, error)
 }
 
 // OSEnv is the process's real environment.

@@ -66,8 +66,9 @@ func TestParseReplayFlags(t *testing.T) {
 	}
 }
 
-// End to end: the built binary, a real git repository with failing tests,
-// the fake Ollama server.
+// End to end: the command run in-process (the built binary where a real
+// process matters: SIGTERM), a real git repository with failing tests, the
+// fake Ollama server.
 
 const e2eModel = "qwen2.5-coder:14b"
 
@@ -101,45 +102,12 @@ func fixBinary(t *testing.T) string {
 // fixRepo copies the sum project (failing tests) into a git repository.
 func fixRepo(t *testing.T) string { return fixProject(t, "sum") }
 
-// fixProject copies a shared sample project (testdata/projects) into a git
-// repository with one commit.
-func fixProject(t *testing.T, name string) string {
-	t.Helper()
-	dir := t.TempDir()
-	src := fixtures.Path("projects", name)
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fixGit(t, dir, "init", "--quiet", "--initial-branch=main")
-	fixGit(t, dir, "add", "--all")
-	fixGit(t, dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "initial")
-	return dir
-}
+// fixProject copies a shared sample project into a git repository.
+func fixProject(t *testing.T, name string) string { return fixtures.Repo(t, name) }
 
 func fixGit(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("git %v: %v", args, err)
-	}
-	return string(out)
+	return fixtures.Git(t, dir, args...)
 }
 
 func fixReply(t *testing.T, name string) string {
@@ -154,7 +122,8 @@ func fixReply(t *testing.T, name string) string {
 const e2ePlan = `{"files": ["sum.go"], "steps": ["Start the loop at index 0."]}`
 
 // fixCmd prepares the binary with a clean environment: none of the
-// variables that would point it elsewhere.
+// variables that would point it elsewhere. Only the SIGTERM test needs a
+// real process.
 func fixCmd(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
 	cmd := exec.Command(fixBinary(t), args...)
 	for _, kv := range os.Environ() {
@@ -169,15 +138,25 @@ func fixCmd(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buff
 	return cmd, &stdout, &stderr
 }
 
+// runFixCmd runs agentfix in-process through Main, with the test process's
+// environment less the variables that would point it elsewhere, and retry
+// backoffs that return at once.
 func runFixCmd(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	cmd, stdout, stderr := fixCmd(t, args...)
-	err := cmd.Run()
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		t.Fatal(err)
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		name, value, _ := strings.Cut(kv, "=")
+		if name == "GITHUB_ACTIONS" || name == "RUNNER_TEMP" || name == "OLLAMA_HOST" || strings.HasPrefix(name, "AGENTFIX_") || strings.HasPrefix(name, "INPUT_") {
+			continue
+		}
+		env[name] = value
 	}
-	return cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()
+	env["GIT_CONFIG_GLOBAL"], env["GIT_CONFIG_NOSYSTEM"] = "/dev/null", "1"
+	var stdout, stderr bytes.Buffer
+	e := MapEnv(env, nil, &stdout, &stderr)
+	e.Sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+	code := Main(context.Background(), args, e)
+	return code, stdout.String(), stderr.String()
 }
 
 func TestFixEndToEndCommitsOnALocalBranchAndReplays(t *testing.T) {

@@ -38,6 +38,17 @@ func runFix(w *actiontest.World, args ...string) modeRun {
 	return modeRun{code: code, stdout: stdout.String(), stderr: stderr.String()}
 }
 
+// runMode runs mode on the world: `fix` with fixArgs, or the action on a
+// newly labelled issue.
+func runMode(w *actiontest.World, mode string, fixArgs ...string) modeRun {
+	w.T.Helper()
+	if mode == "fix" {
+		return runFix(w, fixArgs...)
+	}
+	_, r := runIssue(w)
+	return r
+}
+
 // runIssue labels a new issue and runs the action on it.
 func runIssue(w *actiontest.World) (int, modeRun) {
 	w.T.Helper()
@@ -50,11 +61,7 @@ func TestModesAgreeOnTheSeed(t *testing.T) {
 	t.Parallel()
 	for _, mode := range []string{"fix", "action"} {
 		w := newWorld(t, nil)
-		if mode == "fix" {
-			runFix(w, "--task", "Add returns the wrong sum")
-		} else {
-			runIssue(w)
-		}
+		runMode(w, mode, "--task", "Add returns the wrong sum")
 		chats := w.Ollama.Chats()
 		if len(chats) == 0 {
 			t.Fatalf("%s: the model was never asked", mode)
@@ -72,12 +79,7 @@ func TestModesAgreeOnADirtyTree(t *testing.T) {
 	for _, mode := range []string{"fix", "action"} {
 		w := newWorld(t, nil)
 		os.WriteFile(filepath.Join(w.Workspace, "calc.go"), []byte("package calc\n// edited by a person\n"), 0o644)
-		var r modeRun
-		if mode == "fix" {
-			r = runFix(w, "--task", "Add returns the wrong sum")
-		} else {
-			_, r = runIssue(w)
-		}
+		r := runMode(w, mode, "--task", "Add returns the wrong sum")
 		if r.code != 2 || !strings.Contains(r.stdout+r.stderr, "uncommitted changes") {
 			t.Errorf("%s: exit %d, want 2 naming the uncommitted changes\n%s%s", mode, r.code, r.stdout, r.stderr)
 		}
@@ -95,12 +97,7 @@ func TestModesAgreeOnAMissingVerifyTool(t *testing.T) {
 	for _, mode := range []string{"fix", "action"} {
 		w := newWorld(t, nil)
 		w.PushMain(map[string]string{".github/agent-fix.yml": "verify:\n  commands: [\"agentfix-no-such-tool\"]\n  allow: [\"agentfix-no-such-tool\"]\n"})
-		var r modeRun
-		if mode == "fix" {
-			r = runFix(w, "--failing")
-		} else {
-			_, r = runIssue(w)
-		}
+		r := runMode(w, mode, "--failing")
 		if r.code != 2 || !strings.Contains(r.stdout+r.stderr, "agentfix-no-such-tool") {
 			t.Errorf("%s: exit %d, want 2 naming the missing tool\n%s%s", mode, r.code, r.stdout, r.stderr)
 		}
@@ -111,11 +108,7 @@ func TestModesBothRunTheBeforeCheckForATextTask(t *testing.T) {
 	t.Parallel()
 	for _, mode := range []string{"fix", "action"} {
 		w := newWorld(t, nil)
-		if mode == "fix" {
-			runFix(w, "--task", "Add returns the wrong sum")
-		} else {
-			runIssue(w)
-		}
+		runMode(w, mode, "--task", "Add returns the wrong sum")
 		// The failing test reached the model with the issue's text: the
 		// checks ran on the unchanged tree first.
 		if !w.ChatsMention("TestAdd") {

@@ -1,5 +1,7 @@
 // Package hardening holds agentfix's fault and attack matrices: each row is
-// a test that runs the built binary the way GitHub Actions does, against
+// a test that runs agentfix the way GitHub Actions does (in-process through
+// the command entry point, or the built binary where a real process
+// matters: signals, /proc, memory), against
 // the fake GitHub API (internal/testing/githubfake) and the fake Ollama
 // server (internal/testing/ollamafake), injects one fault or one attack,
 // and checks what a user would see: a clear report, the best diff and the

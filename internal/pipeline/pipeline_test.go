@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -39,7 +38,7 @@ type world struct {
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
-	w := &world{t: t, repo: copyRepo(t, fixtures.Path("projects", "sum")), d: &recorder{}}
+	w := &world{t: t, repo: fixtures.Repo(t, "sum"), d: &recorder{}}
 	w.srv = ollamafake.New(t, ollamafake.Model{Name: testModel, ContextLength: 32768})
 	w.cfg = config.Default()
 	w.cfg.Model = testModel
@@ -273,29 +272,7 @@ func kinds(events []session.Event) []string {
 	return out
 }
 
-// copyRepo copies a testdata project into a temporary git repository with
-// one commit.
-func copyRepo(t testing.TB, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
-		t.Fatal(err)
-	}
-	gitOut(t, dst, "init", "--quiet", "--initial-branch=main")
-	gitOut(t, dst, "add", "--all")
-	gitOut(t, dst, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "initial")
-	return dst
-}
-
 func gitOut(t testing.TB, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, errb.String())
-	}
-	return out.String()
+	return fixtures.Git(t, dir, args...)
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/agentfix/agentfix/internal/publish"
 	"github.com/agentfix/agentfix/internal/report"
 	"github.com/agentfix/agentfix/internal/trust"
+	"github.com/agentfix/agentfix/internal/untrusted"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
 
@@ -222,13 +223,13 @@ func (a *run) describeJob() {
 	var t string
 	switch {
 	case j.Command != nil:
-		t = fmt.Sprintf("`%s` on #%d", j.Command.Line, j.Number)
+		t = fmt.Sprintf("%s on #%d", untrusted.Code(j.Command.Line), j.Number)
 	case j.Trigger == event.TriggerLabel:
-		t = fmt.Sprintf("label `%s` on #%d", j.Label, j.Number)
+		t = fmt.Sprintf("label %s on #%d", untrusted.Code(j.Label), j.Number)
 	case j.Trigger == event.TriggerSchedule:
 		t = "schedule"
 		if j.Schedule != "" {
-			t += " `" + j.Schedule + "`"
+			t += " " + untrusted.Code(j.Schedule)
 		}
 	case j.Trigger == event.TriggerDispatch:
 		t = "workflow_dispatch " + string(j.Kind)
@@ -301,5 +302,5 @@ func (a *run) finish(err error) {
 }
 
 func (a *run) logf(format string, args ...any) {
-	fmt.Fprintf(a.opts.Stderr, "agentfix: "+format+"\n", args...)
+	untrusted.Logf(a.opts.Stderr, "agentfix: "+format, args...)
 }

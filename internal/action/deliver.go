@@ -13,6 +13,7 @@ import (
 	"github.com/agentfix/agentfix/internal/publish"
 	"github.com/agentfix/agentfix/internal/report"
 	"github.com/agentfix/agentfix/internal/session"
+	"github.com/agentfix/agentfix/internal/untrusted"
 	"github.com/agentfix/agentfix/internal/verify"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
@@ -198,18 +199,18 @@ func (g *gitHub) fill(o *pipeline.Outcome) {
 	}
 	r.Verified = res.Result == agent.Fixed
 	if len(res.Files) > 0 {
-		stop := o.Reason
+		stop := untrusted.Markdown(o.Reason)
 		if r.Verified {
 			stop = fmt.Sprintf("the verify commands pass after %d round(s)", res.Rounds)
 		}
-		r.Summary = fmt.Sprintf("agentfix changed %s; %s.", strings.Join(quoteAll(res.Files), ", "), stop)
+		r.Summary = fmt.Sprintf("agentfix changed %s; %s.", strings.Join(codeAll(res.Files), ", "), stop)
 	}
 }
 
-func quoteAll(ss []string) []string {
+func codeAll(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
-		out[i] = "`" + s + "`"
+		out[i] = untrusted.Code(s)
 	}
 	return out
 }

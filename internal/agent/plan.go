@@ -8,8 +8,11 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentfix/agentfix/internal/llm"
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // Plan is the model's plan: the files it will change and how.
@@ -99,6 +102,11 @@ func parsePlan(reply, root string, maxFiles int) (*Plan, error) {
 	}
 	var unknown []string
 	for i, f := range p.Files {
+		// A name is logged and shown on GitHub: a line break or a control
+		// character in it is an attempt at a workflow command, not a path.
+		if strings.ContainsFunc(strings.TrimSpace(f), func(r rune) bool { return unicode.IsControl(r) || untrusted.Invisible(r) || r == utf8.RuneError }) {
+			return nil, fmt.Errorf("file name %q holds a line break, a control or an invisible character; give each file as its path relative to the repository root", f)
+		}
 		clean := path.Clean(strings.TrimPrefix(filepath.ToSlash(strings.TrimSpace(f)), "./"))
 		p.Files[i] = clean
 		if clean == "." || strings.HasPrefix(clean, "../") || clean == ".." || path.IsAbs(clean) || strings.HasPrefix(clean, ".git/") {

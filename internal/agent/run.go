@@ -11,6 +11,7 @@ import (
 	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/llm"
 	"github.com/agentfix/agentfix/internal/session"
+	"github.com/agentfix/agentfix/internal/untrusted"
 	"github.com/agentfix/agentfix/internal/verify"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
@@ -186,7 +187,7 @@ func isConfig(err error) bool {
 }
 
 func (r *run) logf(format string, args ...any) {
-	fmt.Fprintf(r.log, "agentfix: "+format+"\n", args...)
+	untrusted.Logf(r.log, "agentfix: "+format, args...)
 }
 
 // record appends an event to the session record. A record that cannot be

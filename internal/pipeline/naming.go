@@ -3,6 +3,8 @@ package pipeline
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // Title is what a fix is named after, in its commit and branch: the task's
@@ -34,10 +36,12 @@ type CommitInfo struct {
 // fixes, the commands that verified it and the model that wrote it.
 func CommitMessage(o *Outcome, info CommitInfo) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "agentfix: %s\n\n", firstLine(o.Title(), 68))
+	// The title and the steps are the and the model's words:
+	// GitHub reads a commit message for closing keywords and mentions.
+	fmt.Fprintf(&b, "agentfix: %s\n\n", firstLine(untrusted.Plain(firstLine(o.Title(), 200)), 68))
 	if o.Loop != nil && o.Loop.Plan != nil && len(o.Loop.Plan.Steps) > 0 {
 		for _, s := range o.Loop.Plan.Steps {
-			fmt.Fprintf(&b, "- %s\n", strings.TrimSpace(s))
+			fmt.Fprintf(&b, "- %s\n", untrusted.Plain(s))
 		}
 		b.WriteString("\n")
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/agentfix/agentfix/internal/agent"
 	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/llm"
+	"github.com/agentfix/agentfix/internal/untrusted"
 	"github.com/agentfix/agentfix/internal/verify"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
@@ -211,7 +212,7 @@ func Run(ctx context.Context, job Job, d Deps) (*Outcome, error) {
 	})
 	if rerr := rec.Err(); rerr != nil {
 		// A fix without its evidence cannot be published or replayed.
-		fmt.Fprintf(d.Log, "agentfix: session record: %v (the run stops: a fix without its record is not kept)\n", rerr)
+		untrusted.Logf(d.Log, "agentfix: session record: %v (the run stops: a fix without its record is not kept)", rerr)
 		out.Result, out.Reason = NotFixed, agent.StopRecord+": the session record could not be written: "+rerr.Error()
 		return deliver(nil)
 	}

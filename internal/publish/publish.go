@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/agentfix/agentfix/internal/gitrun"
+	"github.com/agentfix/agentfix/internal/untrusted"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
 
@@ -196,6 +197,6 @@ func alreadyExists(err error) bool {
 
 func (p *Publisher) logf(format string, args ...any) {
 	if p.Log != nil {
-		fmt.Fprintf(p.Log, "publish: "+format+"\n", args...)
+		untrusted.Logf(p.Log, "publish: "+format, args...)
 	}
 }

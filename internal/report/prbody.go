@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // MaxBody is the longest issue, PR or comment body GitHub accepts; longer
@@ -12,7 +14,7 @@ const MaxBody = 65536
 // PRTitle is the pull request's title: the task's, prefixed with what it
 // fixes.
 func PRTitle(r *Run) string {
-	title := strings.TrimSpace(strings.SplitN(r.Title, "\n", 2)[0])
+	title := untrusted.Line(strings.SplitN(r.Title, "\n", 2)[0])
 	switch {
 	case r.Kind == "nightly" && title == "":
 		title = "fix failing checks on the default branch"
@@ -75,7 +77,7 @@ func prHead(r *Run) string {
 	if !r.Verified {
 		b.WriteString("> [!WARNING]\n> This fix did **not** pass verification")
 		if r.Reason != "" {
-			fmt.Fprintf(&b, " (%s)", r.Reason)
+			fmt.Fprintf(&b, " (%s)", untrusted.Markdown(r.Reason))
 		}
 		b.WriteString(". It is a draft for a person to finish.\n\n")
 	}
@@ -83,19 +85,19 @@ func prHead(r *Run) string {
 	if r.Summary != "" {
 		b.WriteString(strings.TrimSpace(r.Summary) + "\n\n")
 	} else {
-		fmt.Fprintf(&b, "agentfix changed %d file(s) to %s.\n\n", len(r.Files), strings.TrimPrefix(PRTitle(r), "agentfix: "))
+		fmt.Fprintf(&b, "agentfix changed %d file(s) to %s.\n\n", len(r.Files), untrusted.Markdown(strings.TrimPrefix(PRTitle(r), "agentfix: ")))
 	}
 	if len(r.Plan) > 0 {
 		b.WriteString("## Plan\n\n")
 		for i, step := range r.Plan {
-			fmt.Fprintf(&b, "%d. %s\n", i+1, strings.TrimSpace(step))
+			fmt.Fprintf(&b, "%d. %s\n", i+1, untrusted.Markdown(step))
 		}
 		b.WriteString("\n")
 	}
 	if len(r.Files) > 0 {
 		b.WriteString("## Files changed\n\n")
 		for _, f := range r.Files {
-			fmt.Fprintf(&b, "- `%s`\n", f)
+			fmt.Fprintf(&b, "- %s\n", untrusted.Code(f))
 		}
 		b.WriteString("\n")
 	}
@@ -115,7 +117,7 @@ func prHead(r *Run) string {
 	}
 	b.WriteString(" |\n")
 	if r.Model != "" {
-		fmt.Fprintf(&b, "| model | `%s` |\n", r.Model)
+		fmt.Fprintf(&b, "| model | %s |\n", cell(untrusted.Code(r.Model)))
 	}
 	fmt.Fprintf(&b, "| time | %s |\n", duration(r.Elapsed))
 	if r.RunURL != "" {

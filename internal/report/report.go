@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // Result is the action output `result`.
@@ -248,17 +250,33 @@ func checkTable(b *strings.Builder, label string, c *Check) {
 				status = "⏱ timed out"
 			}
 		}
-		fails := strings.Join(cmd.Failures, ", ")
-		if len(fails) > 300 {
-			fails = cut(fails, 300)
-			fails = strings.ReplaceAll(fails, "\n", " ")
-		}
-		fmt.Fprintf(b, "| %s | `%s` | %s | %s | %s |\n", label, strings.ReplaceAll(cmd.Command, "|", `\|`), status, duration(cmd.Duration), strings.ReplaceAll(fails, "|", `\|`))
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", label, cell(untrusted.Code(cmd.Command)), status, duration(cmd.Duration), testList(cmd.Failures))
 	}
 	if len(c.Flaky) > 0 {
-		fmt.Fprintf(b, "| %s | flaky (passed on re-run) | ⚠️ | | %s |\n", label, strings.Join(c.Flaky, ", "))
+		fmt.Fprintf(b, "| %s | flaky (passed on re-run) | ⚠️ | | %s |\n", label, testList(c.Flaky))
 	}
 }
+
+// testList is failing tests' names for a table cell, at most about 300
+// bytes of them. The names come from the tests' output, which the model's
+// code can write: they are rendered as untrusted text.
+func testList(ids []string) string {
+	var names []string
+	n := 0
+	for i, id := range ids {
+		if n > 300 {
+			names = append(names, fmt.Sprintf("… (%d more)", len(ids)-i))
+			break
+		}
+		names = append(names, untrusted.Markdown(id))
+		n += len(id)
+	}
+	return strings.Join(names, ", ")
+}
+
+// cell is inline Markdown made fit for a table cell: GitHub splits cells
+// at "|" even inside code, unless it is escaped.
+func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // verification writes the before/after evidence table.
 func verification(b *strings.Builder, r *Run) {

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // Stage is where a run is, as the status comment tells it.
@@ -60,7 +62,7 @@ func done(b *strings.Builder, r *Run) {
 			if r.PR.Unchanged {
 				verb = "already has this fix:"
 			}
-			fmt.Fprintf(b, "✅ **Fixed**: pull request #%d %s (branch `%s`, %d round(s), %s).\n", r.PR.Number, verb, r.PR.Branch, r.Rounds, duration(r.Elapsed))
+			fmt.Fprintf(b, "✅ **Fixed**: pull request #%d %s (branch %s, %d round(s), %s).\n", r.PR.Number, verb, untrusted.Code(r.PR.Branch), r.Rounds, duration(r.Elapsed))
 			if r.PR.Draft {
 				b.WriteString("\nThe pull request is a draft.\n")
 			}
@@ -72,11 +74,11 @@ func done(b *strings.Builder, r *Run) {
 	case Checked:
 		checked(b, r)
 	case Refused:
-		fmt.Fprintf(b, "🚫 **Not run**: %s\n", r.Reason)
+		fmt.Fprintf(b, "🚫 **Not run**: %s\n", untrusted.Markdown(r.Reason))
 	default:
 		fmt.Fprintf(b, "❌ **Not fixed** after %d round(s)", r.Rounds)
 		if r.Reason != "" {
-			fmt.Fprintf(b, ": %s", r.Reason)
+			fmt.Fprintf(b, ": %s", untrusted.Markdown(r.Reason))
 		}
 		b.WriteString(".\n")
 		if r.PR != nil && r.PR.Number > 0 {
@@ -108,11 +110,11 @@ func checked(b *strings.Builder, r *Run) {
 	case c != nil && c.Passed:
 		b.WriteString("✅ **Checks pass** on the pull request's head.\n")
 	case r.PR != nil && r.PR.Number > 0:
-		fmt.Fprintf(b, "❌ **Checks fail** on the pull request's head; agentfix fixed them in #%d, which merges into `%s`.\n", r.PR.Number, r.PR.Base)
+		fmt.Fprintf(b, "❌ **Checks fail** on the pull request's head; agentfix fixed them in #%d, which merges into %s.\n", r.PR.Number, untrusted.Code(r.PR.Base))
 	default:
 		b.WriteString("❌ **Checks fail** on the pull request's head")
 		if r.Reason != "" {
-			fmt.Fprintf(b, "; agentfix could not fix them: %s", r.Reason)
+			fmt.Fprintf(b, "; agentfix could not fix them: %s", untrusted.Markdown(r.Reason))
 		}
 		b.WriteString(".\n")
 	}

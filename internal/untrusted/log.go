@@ -163,3 +163,9 @@ func indexBreak(p []byte) int {
 	}
 	return -1
 }
+
+// Logf writes one line to the log: the message formatted, made safe with
+// LogLine (its arguments may hold anyone's text), and a newline.
+func Logf(w io.Writer, format string, args ...any) {
+	io.WriteString(w, LogLine(fmt.Sprintf(format, args...))+"\n")
+}

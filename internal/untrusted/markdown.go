@@ -132,3 +132,7 @@ func longestRun(s string, c rune) int {
 	}
 	return longest
 }
+
+// Line is s on one line, trimmed, without invisible or control characters:
+// for a title, which GitHub shows as text.
+func Line(s string) string { return strings.TrimSpace(oneLine(s)) }

@@ -19,6 +19,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // Defaults for the zero values of Options.
@@ -139,9 +141,14 @@ func (r *runner) runOne(ctx context.Context, argv []string, rerun bool) (Command
 	capture := newCapBuffer(r.opts.OutputCap)
 	var sink io.Writer = capture
 	var log *trackingWriter
+	var safe *untrusted.LogWriter
 	if r.opts.Log != nil {
 		log = &trackingWriter{w: r.opts.Log, last: '\n'}
-		sink = io.MultiWriter(capture, log)
+		// The command's output may hold anything the model's code prints:
+		// no line of it may start a workflow command, also besides
+		// ::stop-commands:: (which a local run does not write).
+		safe = untrusted.NewLogWriter(log)
+		sink = io.MultiWriter(capture, safe)
 	}
 	out := sink
 	var gj *goJSON
@@ -158,6 +165,9 @@ func (r *runner) runOne(ctx context.Context, argv []string, rerun bool) (Command
 	pr, err := p.run(ctx)
 	if gj != nil {
 		gj.Flush()
+	}
+	if safe != nil {
+		safe.Flush()
 	}
 	endGroup()
 	if err != nil {

@@ -167,6 +167,10 @@ func (a *run) run(ctx context.Context) error {
 	if !decision.Allowed {
 		return a.refuse(ctx, decision)
 	}
+	// Marked comments count as agentfix's own only when it wrote them.
+	if err := a.pub.Identify(ctx); err != nil {
+		a.logf("github: %v", err)
+	}
 
 	switch a.job.Kind {
 	case event.KindHelp:

@@ -2,11 +2,13 @@ package action
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"sync"
 	"time"
 
 	"github.com/agentfix/agentfix/internal/report"
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // status is the one status comment agentfix keeps on the job's issue or
@@ -16,6 +18,9 @@ type status struct {
 	mu   sync.Mutex
 	id   int64  // the comment once found or created
 	last string // the text it has now
+	// foreign are the authors of comments that carry the status marker
+	// but are not agentfix's: left alone, and noted in the final text.
+	foreign []string
 }
 
 // finalPostTimeout bounds the last edit of a run that is already
@@ -42,6 +47,12 @@ func (s *status) post(ctx context.Context, stage report.Stage) {
 func (s *status) done(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finalPostTimeout)
 	defer cancel()
+	s.mu.Lock()
+	for _, who := range s.foreign {
+		s.a.rep.Notes = append(s.a.rep.Notes, fmt.Sprintf("A comment by %s carries agentfix's status marker, but agentfix did not write it; it was left alone.", untrusted.Code(who)))
+	}
+	s.foreign = nil
+	s.mu.Unlock()
 	s.send(ctx, s.render(report.StageDone, s.a.rep.Rounds))
 }
 
@@ -57,7 +68,8 @@ func (s *status) send(ctx context.Context, body string) {
 	if s.id != 0 && body == s.last {
 		return
 	}
-	id, err := a.pub.StatusComment(ctx, a.job.Number, s.id, report.StatusMarker, body)
+	id, foreign, err := a.pub.StatusComment(ctx, a.job.Number, s.id, report.StatusMarker, body)
+	s.foreign = append(s.foreign, foreign...)
 	if err != nil {
 		if ctx.Err() == nil {
 			a.logf("status comment: %v", err)

@@ -23,6 +23,7 @@ type Config struct {
 	Limits   Limits   `yaml:"limits"`
 	Paths    Paths    `yaml:"paths"`
 	Triggers Triggers `yaml:"triggers"`
+	Task     Task     `yaml:"task"`
 	PR       PR       `yaml:"pr"`
 	Reviewer Reviewer `yaml:"reviewer"`
 }
@@ -80,6 +81,18 @@ type Triggers struct {
 	AllowBots  []string `yaml:"allow_bots"`
 }
 
+// Task says what of an issue becomes the model's task: its title and
+// body, and the comments of people with write permission (and of
+// CommentAuthors) written before the trigger.
+type Task struct {
+	// MaxBytes caps the task text; longer text is cut, and the status
+	// comment says so.
+	MaxBytes int `yaml:"max_bytes"`
+	// CommentAuthors are logins whose comments count although they lack
+	// write permission (a bot that posts reproductions, say).
+	CommentAuthors []string `yaml:"comment_authors"`
+}
+
 // PR shapes the pull requests agentfix opens.
 type PR struct {
 	BranchPrefix string   `yaml:"branch_prefix"`
@@ -117,6 +130,7 @@ func Default() *Config {
 			Deny:  []string{".github/workflows/**", "**/*.pem", "**/.env*"},
 		},
 		Triggers: Triggers{Label: "agent-fix", Command: "/agent"},
+		Task:     Task{MaxBytes: 8000},
 		PR:       PR{BranchPrefix: "agent-fix/", Labels: []string{"agent-fix"}, OnUnverified: OnUnverifiedComment},
 	}
 }

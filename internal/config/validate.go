@@ -78,6 +78,14 @@ func Validate(cfg *Config, src Sources) error {
 			bad(fmt.Sprintf("triggers.allow_bots[%d]", i), "must be a bot's exact login, e.g. dependabot[bot]")
 		}
 	}
+	if cfg.Task.MaxBytes < 500 {
+		bad("task.max_bytes", "%d is too small to hold an issue; use at least 500", cfg.Task.MaxBytes)
+	}
+	for i, a := range cfg.Task.CommentAuthors {
+		if strings.TrimSpace(a) == "" || strings.ContainsAny(a, " @/") {
+			bad(fmt.Sprintf("task.comment_authors[%d]", i), "%q must be a login as GitHub shows it, without @, e.g. ci-helper[bot]", a)
+		}
+	}
 	if !branchPrefix.MatchString(cfg.PR.BranchPrefix) || strings.Contains(cfg.PR.BranchPrefix, "..") {
 		bad("pr.branch_prefix", "%q is not usable as the start of a git branch name (e.g. agent-fix/)", cfg.PR.BranchPrefix)
 	}

@@ -32,6 +32,10 @@ type Publisher struct {
 	Identity workspace.Identity
 	// Log receives one line per action; nil discards.
 	Log io.Writer
+	// Self is the login the token writes as (see Identify); ActionsBot
+	// when empty. Marked comments and issues count as agentfix's own only
+	// when Self wrote them.
+	Self string
 }
 
 // Change is a fix to publish as a pull request.

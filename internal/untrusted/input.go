@@ -52,35 +52,35 @@ func Clean(s string) Cleaned {
 	s = strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(s)
 	s = c.dropInvisible(s)
 	var out strings.Builder
+	out.Grow(len(s))
 	var open string // the fence of the code block we are in, "" outside
-	lines := strings.SplitAfter(s, "\n")
-	for i := 0; i < len(lines); i++ {
-		line := lines[i]
-		if open != "" {
+	for pos := 0; pos < len(s); {
+		line := s[pos:]
+		if nl := strings.IndexByte(line, '\n'); nl >= 0 {
+			line = line[:nl+1]
+		}
+		switch m := fence.FindStringSubmatch(line); {
+		case open != "":
 			out.WriteString(line)
-			if m := fence.FindStringSubmatch(line); m != nil && m[1][0] == open[0] && len(m[1]) >= len(open) && strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), m[1][:1])) == "" {
+			if m != nil && m[1][0] == open[0] && len(m[1]) >= len(open) && strings.Trim(line, m[1][:1]+" \t\n") == "" {
 				open = ""
 			}
-			continue
-		}
-		if m := fence.FindStringSubmatch(line); m != nil {
+		case m != nil:
 			open = m[1]
 			out.WriteString(line)
-			continue
-		}
-		if linkDef.MatchString(line) {
+		case linkDef.MatchString(line):
 			c.Hidden++
-			continue
-		}
-		if strings.Contains(line, "<!--") {
+		case strings.Contains(line, "<!--"):
 			// A comment hides everything up to "-->", across lines and
 			// fences, or to the end of the text when it is not closed.
-			head, after := c.dropComments(strings.Join(lines[i:], ""))
+			head, n := c.dropComments(s[pos:])
 			out.WriteString(c.images(head))
-			lines = append(lines[:i+1], strings.SplitAfter(after, "\n")...)
+			pos += n
 			continue
+		default:
+			out.WriteString(c.images(line))
 		}
-		out.WriteString(c.images(line))
+		pos += len(line)
 	}
 	c.Text = out.String()
 	return c
@@ -88,27 +88,27 @@ func Clean(s string) Cleaned {
 
 // dropComments removes the HTML comments that start on the first line of
 // s, and those starting on the line where one of them ends; it returns
-// the cleaned text up to the end of that line and the rest of s.
-func (c *Cleaned) dropComments(s string) (head, rest string) {
+// the cleaned text up to the end of that line and how much of s it read.
+func (c *Cleaned) dropComments(s string) (head string, n int) {
 	var b strings.Builder
 	for {
-		nl := strings.IndexByte(s, '\n')
-		j := strings.Index(s, "<!--")
+		nl := strings.IndexByte(s[n:], '\n')
+		j := strings.Index(s[n:], "<!--")
 		if j < 0 || (nl >= 0 && nl < j) {
 			if nl < 0 {
-				b.WriteString(s)
-				return b.String(), ""
+				b.WriteString(s[n:])
+				return b.String(), len(s)
 			}
-			b.WriteString(s[:nl+1])
-			return b.String(), s[nl+1:]
+			b.WriteString(s[n : n+nl+1])
+			return b.String(), n + nl + 1
 		}
-		b.WriteString(s[:j])
+		b.WriteString(s[n : n+j])
 		c.Hidden++
-		end := strings.Index(s[j+len("<!--"):], "-->")
+		end := strings.Index(s[n+j+len("<!--"):], "-->")
 		if end < 0 {
-			return b.String(), ""
+			return b.String(), len(s)
 		}
-		s = s[j+len("<!--")+end+len("-->"):]
+		n += j + len("<!--") + end + len("-->")
 	}
 }
 

@@ -132,3 +132,13 @@ func TestLogWriterPassesOrdinaryOutput(t *testing.T) {
 		t.Errorf("ordinary output changed:\n%q\n%q", in, out.String())
 	}
 }
+
+// BenchmarkClean2MB is a 2 MB issue body of hidden passages, the size the
+// task text is cut from: cleaning it must stay linear.
+func BenchmarkClean2MB(b *testing.B) {
+	body := strings.Repeat("See <!-- hidden --> ![alt](x.png) text\u200b here\n", 2<<20/48)
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		Clean(body)
+	}
+}

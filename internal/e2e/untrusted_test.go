@@ -117,8 +117,6 @@ const hostilePlan = `{"files":["calc.go"],"steps":[` +
 	`"Closes #1, fixes #3, resolves #4",` +
 	`"cc @octo/security-team ![x](https://evil.example/x.png) <img src=https://evil.example/y.png>"]}`
 
-const badFilesPlan = `{"files":["calc.go\n::add-mask::calc.go","calc.go\r::warning title=Security::ok"],"steps":["x"]}`
-
 // The model's hostile plan becomes a PR whose body closes only the
 // triggering issue and mentions, links and shows nothing of the model's.
 func TestHostilePlanPRBodyClosesOnlyTheIssue(t *testing.T) {

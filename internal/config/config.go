@@ -51,6 +51,14 @@ type Verify struct {
 	// EnvPassthrough names variables kept in the test environment even though
 	// they look like secrets.
 	EnvPassthrough []string `yaml:"env_passthrough"`
+	// Proof is what proves a fix of a task given as text when the
+	// commands pass before any change: "test" (a test that fails on the
+	// unfixed code and passes with the fix) or "checks" (the commands
+	// passing is enough).
+	Proof string `yaml:"proof"`
+	// TestPaths are the globs of test files; empty: detected from the
+	// commands' test runners.
+	TestPaths []string `yaml:"test_paths"`
 }
 
 // Limits are the budgets of one run and one patch.
@@ -88,6 +96,10 @@ type PR struct {
 	// OnUnverified is what happens to a fix that did not pass verification:
 	// comment (the diff goes into the status comment), draft (a draft PR), none.
 	OnUnverified string `yaml:"on_unverified"`
+	// OnUnproven is what happens to a change that passes the verify
+	// commands when no test proves it: comment, draft (a draft PR that
+	// does not close the issue) or none.
+	OnUnproven string `yaml:"on_unproven"`
 }
 
 // Reviewer is an optional second model that reads the final diff.
@@ -102,6 +114,12 @@ const (
 	OnUnverifiedNone    = "none"
 )
 
+// Proof values.
+const (
+	ProofTest   = "test"
+	ProofChecks = "checks"
+)
+
 // Default returns the built-in configuration.
 func Default() *Config {
 	return &Config{
@@ -110,6 +128,7 @@ func Default() *Config {
 		Verify: Verify{
 			Timeout:     Duration(15 * time.Minute),
 			FlakyReruns: 1,
+			Proof:       ProofTest,
 		},
 		Limits: Limits{MaxRounds: 5, MaxFiles: 10, MaxChangedLines: 400, WallTime: Duration(45 * time.Minute)},
 		Paths: Paths{
@@ -117,7 +136,7 @@ func Default() *Config {
 			Deny:  []string{".github/workflows/**", "**/*.pem", "**/.env*"},
 		},
 		Triggers: Triggers{Label: "agent-fix", Command: "/agent"},
-		PR:       PR{BranchPrefix: "agent-fix/", Labels: []string{"agent-fix"}, OnUnverified: OnUnverifiedComment},
+		PR:       PR{BranchPrefix: "agent-fix/", Labels: []string{"agent-fix"}, OnUnverified: OnUnverifiedComment, OnUnproven: OnUnverifiedComment},
 	}
 }
 

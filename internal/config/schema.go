@@ -20,6 +20,8 @@ var descriptions = map[string]string{
 	"verify.timeout":           "Longest time one verify command may run; its process group is killed after it.",
 	"verify.flaky_reruns":      "How often a failure is re-run to tell a flaky test from a broken one.",
 	"verify.env_passthrough":   "Variables kept in the test environment although their names look like secrets.",
+	"verify.proof":             "What proves a fix of a task given as text while the commands pass: test (a test that fails without the fix and passes with it) or checks (the commands passing is enough).",
+	"verify.test_paths":        "Globs of test files; empty means detected from the verify commands' test runners.",
 	"limits":                   "Budgets of one run and one patch.",
 	"limits.max_rounds":        "Rounds of patch and verify before giving up.",
 	"limits.max_files":         "Most files one patch may touch.",
@@ -40,6 +42,7 @@ var descriptions = map[string]string{
 	"pr.draft":                 "Open pull requests as drafts.",
 	"pr.labels":                "Labels put on the pull requests.",
 	"pr.on_unverified":         "What happens to a fix that did not pass verification: comment, draft or none.",
+	"pr.on_unproven":           "What happens to a change that passes the checks when no test proves it: comment, draft or none.",
 	"reviewer":                 "Optional second model that reads the final diff before the PR is opened.",
 	"reviewer.model":           "Reviewer model; empty disables the review.",
 }
@@ -74,8 +77,11 @@ func schemaFor(v reflect.Value, key string) map[string]any {
 	case v.Kind() == reflect.String:
 		s["type"] = "string"
 		s["default"] = v.String()
-		if key == "pr.on_unverified" {
+		switch key {
+		case "pr.on_unverified", "pr.on_unproven":
 			s["enum"] = []string{OnUnverifiedComment, OnUnverifiedDraft, OnUnverifiedNone}
+		case "verify.proof":
+			s["enum"] = []string{ProofTest, ProofChecks}
 		}
 	case v.Kind() == reflect.Int:
 		s["type"] = "integer"

@@ -181,6 +181,10 @@ func (r *runner) runOne(ctx context.Context, argv []string, rerun bool) (Command
 		res.passing = gj.passing()
 	case t == toolCargo:
 		res.passing = cargoPassing(stripANSI(res.Output))
+	case t == toolPytest:
+		res.passing = pytestPassing(stripANSI(res.Output), pytestNames(argv))
+	case t == toolJS:
+		res.passing = tapPassing(stripANSI(res.Output))
 	}
 	if res.Passed {
 		return res, nil

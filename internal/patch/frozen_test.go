@@ -14,7 +14,7 @@ func TestFrozenTestIsRefused(t *testing.T) {
 	pol.Frozen = []string{"abs_test.go"}
 	pol.AllowDelete, pol.AllowRename = true, true
 	for name, reply := range map[string]string{
-		"diff": "```diff\n--- a/abs_test.go\n+++ b/abs_test.go\n@@ -1,2 +1,2 @@\n one\n-two\n+two // weakened\n--- a/abs.go\n+++ b/abs.go\n@@ -1,2 +1,3 @@\n one\n+added\n two\n```\n",
+		"diff":           "```diff\n--- a/abs_test.go\n+++ b/abs_test.go\n@@ -1,2 +1,2 @@\n one\n-two\n+two // weakened\n--- a/abs.go\n+++ b/abs.go\n@@ -1,2 +1,3 @@\n one\n+added\n two\n```\n",
 		"search-replace": "./abs_test.go\n<<<<<<< SEARCH\ntwo\n=======\nthree\n>>>>>>> REPLACE\n",
 		"delete":         "```diff\n--- a/abs_test.go\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-one\n-two\n```\n",
 		"rename":         "```diff\ndiff --git a/abs_test.go b/gone_test.go\nsimilarity index 100%\nrename from abs_test.go\nrename to gone_test.go\n```\n",

@@ -54,6 +54,10 @@ func StepSummary(r *Run) string {
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "> %s\n\n", n)
 	}
+	if r.Result == Unproven {
+		b.WriteString(unprovenWarning)
+	}
+	proofSection(&b, r, "### Proof")
 	if r.Before != nil || r.After != nil {
 		b.WriteString("### Verification\n\n")
 		verification(&b, r)

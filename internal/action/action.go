@@ -52,8 +52,9 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 
 // Run runs the action once. The error is nil when the run did its job
 // (including "nothing to do" and a refusal), a *pipeline.NotFixedError
-// when it ran without a verified fix, and the failed stage's error
-// otherwise.
+// when it ran without a verified fix, a *pipeline.UnprovenError when its
+// change passes the checks with no test to prove it, and the failed
+// stage's error otherwise.
 func Run(ctx context.Context, o Options) error {
 	if o.ReadFile == nil {
 		o.ReadFile = os.ReadFile
@@ -283,11 +284,14 @@ func (a *run) finish(err error) {
 		}
 	}
 	var notFixed *pipeline.NotFixedError
+	var unproven *pipeline.UnprovenError
 	switch {
-	case err != nil && !errors.As(err, &notFixed):
+	case err != nil && !errors.As(err, &notFixed) && !errors.As(err, &unproven):
 		a.gha.Errorf("%v", err)
 	case a.rep.Result == report.NotFixed:
 		a.gha.Warningf("agentfix: not fixed: %s", a.rep.Reason)
+	case a.rep.Result == report.Unproven:
+		a.gha.Warningf("agentfix: unproven: %s", a.rep.Reason)
 	case a.rep.PR != nil && a.rep.PR.URL != "":
 		a.gha.Noticef("agentfix: %s: %s", a.rep.Result, a.rep.PR.URL)
 	}

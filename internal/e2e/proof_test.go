@@ -5,42 +5,11 @@ import (
 	"testing"
 
 	"github.com/agentfix/agentfix/internal/testing/actiontest"
-	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
-// greenCalc has the issue's bug (Add subtracts) but a test that does not
-// catch it: the checks pass, so a label's fix is proven only by a test
-// that fails first.
-var greenCalc = map[string]string{
-	"go.mod":       actiontest.Project["go.mod"],
-	"calc.go":      actiontest.Project["calc.go"],
-	"calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAddZero(t *testing.T) {\n\tif got := Add(2, 0); got != 2 {\n\t\tt.Fatalf(\"Add(2, 0) = %d, want 2\", got)\n\t}\n}\n",
-}
-
-// reproDiff is the model's reproducing test for greenCalc.
-const reproDiff = "--- a/calc_test.go\n+++ b/calc_test.go\n@@ -7,3 +7,9 @@ func TestAddZero(t *testing.T) {\n \t\tt.Fatalf(\"Add(2, 0) = %d, want 2\", got)\n \t}\n }\n+\n+func TestAddTwoThree(t *testing.T) {\n+\tif got := Add(2, 3); got != 5 {\n+\t\tt.Fatalf(\"Add(2, 3) = %d, want 5\", got)\n+\t}\n+}\n"
-
-// commentDiff is the hollow answer: a comment, which fixes nothing.
-const commentDiff = "--- a/calc.go\n+++ b/calc.go\n@@ -1,4 +1,4 @@\n package calc\n \n-// Add returns the sum of a and b.\n+// Add returns the sum of a and b, e.g. Add(2, 3) is 5.\n func Add(a, b int) int {\n"
-
-// answer makes the model reply to a request for a reproducing test with
-// test, to the plan with the plan, and to a patch request with fix.
-func answer(w *actiontest.World, test, fix string) {
-	w.Ollama.Respond("", func(r ollamafake.Request) ollamafake.Reply {
-		last := r.Messages[len(r.Messages)-1].Content
-		switch {
-		case len(r.Format) > 0:
-			return ollamafake.Text(actiontest.PlanJSON)
-		case strings.Contains(last, "write a test that reproduces the problem"):
-			return ollamafake.Text("```diff\n" + test + "```\n")
-		}
-		return ollamafake.Text("```diff\n" + fix + "```\n")
-	})
-}
-
 func TestLabelOnAGreenSuiteOpensAProvenPRWithItsTest(t *testing.T) {
-	w := newWorld(t, greenCalc)
-	answer(w, reproDiff, actiontest.FixDiff)
+	w := newWorld(t, actiontest.GreenProject)
+	w.AnswerReproduceWith(actiontest.ReproDiff, actiontest.FixDiff)
 	n := w.AddIssue()
 	r := w.Run("issues", actiontest.LabeledPayload(n, "agent-fix", "alice"))
 	r.WantResult(t, 0, "fixed")
@@ -85,14 +54,14 @@ func TestLabelWithAHollowChangeIsUnproven(t *testing.T) {
 	} {
 		t.Run("on_unproven="+tc.onUnproven, func(t *testing.T) {
 			files := map[string]string{}
-			for k, v := range greenCalc {
+			for k, v := range actiontest.GreenProject {
 				files[k] = v
 			}
 			if tc.onUnproven != "" {
 				files[".github/agent-fix.yml"] = "pr:\n  on_unproven: " + tc.onUnproven + "\n"
 			}
 			w := newWorld(t, files)
-			answer(w, commentDiff, commentDiff)
+			w.AnswerReproduceWith(actiontest.CommentDiff, actiontest.CommentDiff)
 			n := w.AddIssue()
 			r := w.Run("issues", actiontest.LabeledPayload(n, "agent-fix", "alice"))
 			r.WantResult(t, 1, "unproven")

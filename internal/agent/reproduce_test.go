@@ -18,7 +18,17 @@ const absPlan = `{"files": ["abs.go"], "steps": ["Return -x for negative x."]}`
 // for, the model answering with replies in order.
 func reproduceRun(t *testing.T, replies ...string) (*harness, *Result) {
 	t.Helper()
+	return reproduceIn(t, 0, replies...)
+}
+
+// reproduceIn is reproduceRun with limits.max_rounds set to rounds (the
+// harness's when 0).
+func reproduceIn(t *testing.T, rounds int, replies ...string) (*harness, *Result) {
+	t.Helper()
 	h := newHarness(t, "abs")
+	if rounds > 0 {
+		h.cfg.Limits.MaxRounds = rounds
+	}
 	for _, r := range replies {
 		h.srv.Script(testModel, ollamafake.Text(r))
 	}
@@ -32,6 +42,26 @@ func reproduceRun(t *testing.T, replies ...string) (*harness, *Result) {
 		t.Errorf("scripted replies not asked for: %v", left)
 	}
 	return h, res
+}
+
+// asked is the last message of the model's i-th request (negative: from
+// the end).
+func (h *harness) asked(i int) string {
+	chats := h.srv.Chats()
+	if i < 0 {
+		i += len(chats)
+	}
+	msgs := chats[i].Messages
+	return msgs[len(msgs)-1].Content
+}
+
+// wantChecks fails unless the record's checks, by stage and outcome, are
+// want ("reproduce=failed reproduced=passed full=passed").
+func (h *harness) wantChecks(want string) {
+	h.t.Helper()
+	if got := strings.Join(h.checkStages(), " "); got != want {
+		h.t.Errorf("checks = %s, want %s", got, want)
+	}
 }
 
 func (h *harness) checkStages() []string {
@@ -60,8 +90,7 @@ func TestHollowFixIsUnproven(t *testing.T) {
 	}
 	h.assertPristine()
 	// Each reproduce attempt was told why it did not count.
-	chats := h.srv.Chats()
-	if last := chats[2].Messages[len(chats[2].Messages)-1].Content; !strings.Contains(last, "changes no test file (it changes abs.go)") || !strings.Contains(last, "**/*_test.go") {
+	if last := h.asked(2); !strings.Contains(last, "changes no test file (it changes abs.go)") || !strings.Contains(last, "**/*_test.go") {
 		t.Errorf("third reproduce request:\n%s", last)
 	}
 }
@@ -75,13 +104,10 @@ func TestPassingTestIsToldAndEndsUnproven(t *testing.T) {
 	if res.Result != Unproven {
 		t.Fatalf("result %s (%s), want unproven\n%s", res.Result, res.StopDetail, h.log.String())
 	}
-	told := h.srv.Chats()[1].Messages
-	if msg := told[len(told)-1].Content; !strings.Contains(msg, "Your test passes on the code as it is now") || !strings.Contains(msg, "go test .") {
+	if msg := h.asked(1); !strings.Contains(msg, "Your test passes on the code as it is now") || !strings.Contains(msg, "go test .") {
 		t.Errorf("second reproduce request does not say the test passed:\n%s", msg)
 	}
-	if got := strings.Join(h.checkStages(), " "); got != "reproduce=passed reproduce=passed reproduce=passed full=passed" {
-		t.Errorf("checks = %s", got)
-	}
+	h.wantChecks("reproduce=passed reproduce=passed reproduce=passed full=passed")
 	h.assertPristine()
 }
 
@@ -103,9 +129,7 @@ func TestTestThenFixIsProven(t *testing.T) {
 	if strings.Join(res.Files, ",") != "abs_test.go,abs.go" || !strings.Contains(res.Diff, "+func TestAbsNegative") || !strings.Contains(res.Diff, "+\t\treturn -x") {
 		t.Errorf("files %v, diff:\n%s", res.Files, res.Diff)
 	}
-	if got := strings.Join(h.checkStages(), " "); got != "reproduce=failed reproduced=passed full=passed" {
-		t.Errorf("checks = %s", got)
-	}
+	h.wantChecks("reproduce=failed reproduced=passed full=passed")
 	if !strings.Contains(h.file("abs_test.go"), "TestAbsNegative") || !strings.Contains(h.file("abs.go"), "return -x") {
 		t.Error("the work tree does not hold the test and the fix")
 	}
@@ -123,9 +147,7 @@ func TestTestAndFixInOneReplyIsSplit(t *testing.T) {
 	if res.Result != Fixed || res.Proof.Kind != ProofReproduced || strings.Join(res.Proof.Tests, ",") != "TestAbsNegative" {
 		t.Fatalf("result %s (%s) proof %+v\n%s", res.Result, res.StopDetail, res.Proof, h.log.String())
 	}
-	if got := strings.Join(h.checkStages(), " "); got != "reproduce=failed reproduced=passed full=passed" {
-		t.Errorf("checks = %s", got)
-	}
+	h.wantChecks("reproduce=failed reproduced=passed full=passed")
 	if len(h.srv.Chats()) != 1 {
 		t.Errorf("%d requests; the reply held both the test and the fix", len(h.srv.Chats()))
 	}
@@ -137,28 +159,14 @@ func TestTestAndFixInOneReplyIsSplit(t *testing.T) {
 func TestWeakeningTheFrozenTestIsRefused(t *testing.T) {
 	t.Parallel()
 	weaken := reply(t, "abs-weaken.diff")
-	h := newHarness(t, "abs")
-	h.cfg.Limits.MaxRounds = 1
-	for _, r := range []string{reply(t, "abs-test.diff"), absPlan, weaken, weaken, weaken} {
-		h.srv.Script(testModel, ollamafake.Text(r))
-	}
-	job := h.job(absTask)
-	job.Reproduce = true
-	res, err := Run(context.Background(), job)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, res := reproduceIn(t, 1, reply(t, "abs-test.diff"), absPlan, weaken, weaken, weaken)
 	if res.Result != NotFixed {
 		t.Fatalf("result %s (%s)\n%s", res.Result, res.StopDetail, h.log.String())
 	}
-	chats := h.srv.Chats()
-	told := chats[len(chats)-1].Messages
-	if msg := told[len(told)-1].Content; !strings.Contains(msg, "abs_test.go: is the test that reproduces the issue") || !strings.Contains(msg, "frozen") {
+	if msg := h.asked(-1); !strings.Contains(msg, "abs_test.go: is the test that reproduces the issue") || !strings.Contains(msg, "frozen") {
 		t.Errorf("the refusal was not fed back:\n%s", msg)
 	}
-	if got := strings.Join(h.checkStages(), " "); got != "reproduce=failed" {
-		t.Errorf("checks = %s; a weakened test must never be run as a fix", got)
-	}
+	h.wantChecks("reproduce=failed")
 	h.assertPristine()
 }
 
@@ -170,9 +178,7 @@ func TestWrongFixThenRightKeepsTheTest(t *testing.T) {
 	if res.Result != Fixed || res.Rounds != 2 {
 		t.Fatalf("result %s after %d rounds (%s)\n%s", res.Result, res.Rounds, res.StopDetail, h.log.String())
 	}
-	if got := strings.Join(h.checkStages(), " "); got != "reproduce=failed reproduced=failed reproduced=passed full=passed" {
-		t.Errorf("checks = %s", got)
-	}
+	h.wantChecks("reproduce=failed reproduced=failed reproduced=passed full=passed")
 	if strings.Contains(res.Diff, "Abs(-2) is 2") {
 		t.Errorf("the failed round's change is in the fix:\n%s", res.Diff)
 	}
@@ -185,8 +191,7 @@ func TestBrokenTestIsNotAReproduction(t *testing.T) {
 	broken := "```diff\n--- /dev/null\n+++ b/neg_test.go\n@@ -0,0 +1,5 @@\n+package abs\n+\n+import \"os\"\n+\n+func TestNeg(t *testing.T) { Abs(-1) }\n```\n"
 	undefined := "```diff\n--- /dev/null\n+++ b/neg_test.go\n@@ -0,0 +1,9 @@\n+package abs\n+\n+import \"testing\"\n+\n+func TestNegate(t *testing.T) {\n+\tif Negate(2) != -2 {\n+\t\tt.Fatal(\"Negate(2) != -2\")\n+\t}\n+}\n```\n"
 	h, res := reproduceRun(t, broken, undefined, absPlan, reply(t, "abs-comment.diff"), reply(t, "abs-comment.diff"))
-	told := h.srv.Chats()[1].Messages
-	if msg := told[len(told)-1].Content; !strings.Contains(msg, "it fails outside any test") {
+	if msg := h.asked(1); !strings.Contains(msg, "it fails outside any test") {
 		t.Errorf("second reproduce request:\n%s", msg)
 	}
 	// A missing function is what the task asks for: it reproduces.
@@ -204,17 +209,7 @@ func TestBrokenTestIsNotAReproduction(t *testing.T) {
 func TestFixThatSkipsTheFrozenTestIsNotProven(t *testing.T) {
 	t.Parallel()
 	skip := "```diff\n--- /dev/null\n+++ b/main_test.go\n@@ -0,0 +1,8 @@\n+package abs\n+\n+import (\n+\t\"os\"\n+\t\"testing\"\n+)\n+\n+func TestMain(m *testing.M) { os.Exit(0) }\n```\n"
-	h := newHarness(t, "abs")
-	h.cfg.Limits.MaxRounds = 1
-	for _, r := range []string{reply(t, "abs-test.diff"), absPlan, skip} {
-		h.srv.Script(testModel, ollamafake.Text(r))
-	}
-	job := h.job(absTask)
-	job.Reproduce = true
-	res, err := Run(context.Background(), job)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, res := reproduceIn(t, 1, reply(t, "abs-test.diff"), absPlan, skip)
 	if res.Result == Fixed {
 		t.Fatalf("a fix that never runs the reproducing test is %s\n%s", res.Result, h.log.String())
 	}

@@ -69,7 +69,7 @@ func TestGoldenTexts(t *testing.T) {
 
 	proven := fixedRun()
 	proven.Files = []string{"calc/calc_test.go", "calc/calc.go"}
-	proven.Before, proven.After = &Check{Passed: true, Commands: []Command{{Command: "go test ./...", Passed: true, Duration: time.Second}}}, proven.After
+	proven.Before = &Check{Passed: true, Commands: []Command{{Command: "go test ./...", Passed: true, Duration: time.Second}}}
 	proven.Proof = &Proof{Kind: ProofReproduced, Tests: []string{"TestAddNegative"}, Files: []string{"calc/calc_test.go"},
 		Before: &Check{Commands: []Command{{Command: "go test ./calc", Duration: 300 * time.Millisecond, Failures: []string{"example.com/calc TestAddNegative"}}},
 			Summary: "--- FAIL: TestAddNegative\n    calc_test.go:14: Add(-2, 3) = -5, want 1"},

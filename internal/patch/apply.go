@@ -86,6 +86,15 @@ type fileState struct {
 	bad      bool   // refused: later edits of it are skipped
 }
 
+// moved maps the file's lines as the reply found it to where earlier edits
+// left them (see movedLines).
+func (st *fileState) moved() []int {
+	if !st.existed || st.cur == nil {
+		return nil
+	}
+	return movedLines(st.orig, *st.cur)
+}
+
 // workTree holds the files the edits touch, in memory, in the order first
 // touched.
 type workTree struct {

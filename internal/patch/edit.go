@@ -54,6 +54,7 @@ func (e *edit) key() string {
 // hunk is a run of context, removed and added lines.
 type hunk struct {
 	claim    int // old line number the header gave; 0 when it gave none
+	claimLen int // old line count the header gave
 	lines    []hunkLine
 	newNoEOL bool // the last new-side line has no newline after it
 	oldNoEOL bool // the last old-side line has no newline after it

@@ -240,6 +240,13 @@ func TestPlacement(t *testing.T) {
 				"\n" + diffOf("memory.h", "@@ -21,3 +19,2 @@\n \t\tif err != nil {\n-\t\t\tn = 0\n \t\t\tif err == errAgain {\n"),
 			want: loops[:strings.LastIndex(loops, "\t\t\tn = 0\n")] + loops[strings.LastIndex(loops, "\t\t\tn = 0\n")+len("\t\t\tn = 0\n"):],
 		},
+		{
+			// From the corpus (a CRLF README.md sent in a CRLF reply).
+			name:  "a CRLF reply for a CRLF file adds lines with one CR",
+			file:  toCRLF("a\nb\nc\n"),
+			reply: toCRLF(diffOf("memory.h", "@@ -1,3 +1,3 @@\n a\r\n-b\r\n+B\r\n c\r\n")),
+			want:  toCRLF("a\nB\nc\n"),
+		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

@@ -30,14 +30,14 @@ func Apply(repo, reply string, pol Policy, opts Options) (*Result, error) {
 		return res, nil
 	}
 	w := &workTree{root: root, pol: pol, files: map[string]*fileState{}}
-	seen := map[string]bool{}
+	seen := map[string][]*edit{}
 	for _, e := range edits {
 		k := e.key()
-		if seen[k] {
+		if restates(e, seen[k]) {
 			res.Repairs = append(res.Repairs, fmt.Sprintf("%s: the same edit appears again at reply line %d; applied it once", e.label, e.line))
 			continue
 		}
-		seen[k] = true
+		seen[k] = append(seen[k], e)
 		if err := w.apply(e, res); err != nil {
 			return nil, err
 		}

@@ -232,6 +232,15 @@ func TestPlacement(t *testing.T) {
 			refusal: "match 2 places",
 		},
 		{
+			// From the corpus (Go's internal/poll/fd_unix.go): one fence
+			// per hunk, two of them alike but for their headers.
+			name: "the same change at two lines is made twice",
+			file: loops,
+			reply: diffOf("memory.h", "@@ -6,3 +6,2 @@\n \t\tif err != nil {\n-\t\t\tn = 0\n \t\t\tif err == errAgain {\n") +
+				"\n" + diffOf("memory.h", "@@ -19,3 +18,2 @@\n \t\tif err != nil {\n-\t\t\tn = 0\n \t\t\tif err == errAgain {\n"),
+			want: strings.ReplaceAll(loops, "\t\t\tn = 0\n", ""),
+		},
+		{
 			// The second fence numbers the file as the reply found it; the
 			// first removed two lines above it.
 			name: "a later edit's header is read against the file as earlier edits left it",

@@ -160,15 +160,6 @@ func locate(lines, pat []string, c claimed, taken []span) locateResult {
 	return locateResult{failed: true, hint: nearMiss(lines, pat, want)}
 }
 
-func contains(s []int, v int) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
 func matchAt(lines, pat []string, p int, eq func(a, b string) bool) bool {
 	if p < 0 || p+len(pat) > len(lines) {
 		return false

@@ -79,15 +79,11 @@ func committedCorpus(t *testing.T, seed int64) []*corpusCase {
 // so that a run can be replayed.
 func sampleCorpus(t *testing.T, n, other int, seed int64) []*corpusCase {
 	t.Helper()
-	goRoot := filepath.Join(runtime.GOROOT(), "src")
+	goRoot := filepath.Join(goEnv(t, "GOROOT"), "src")
 	cases := pickCases(t, sourceFiles(goRoot, []string{".go"}), n, seed)
 	modCache := ""
 	if other > 0 {
-		out, err := exec.Command("go", "env", "GOMODCACHE").Output()
-		if err != nil {
-			t.Fatalf("go env GOMODCACHE: %v", err)
-		}
-		modCache = strings.TrimSpace(string(out))
+		modCache = goEnv(t, "GOMODCACHE")
 		exts := []string{".py", ".js", ".ts", ".c", ".h", ".cpp", ".cc", ".java", ".rs", ".sh", ".md", ".yml", ".yaml"}
 		cases = append(cases, pickCases(t, sourceFiles(modCache, exts), other, seed+1)...)
 	}
@@ -235,4 +231,15 @@ func changedLine(l string, k, i int) string {
 		body += "\r"
 	}
 	return body
+}
+
+// goEnv is one variable of `go env`: the go on PATH, whose tree and cache
+// the sample is taken from.
+func goEnv(t *testing.T, name string) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		t.Fatalf("go env %s: %v", name, err)
+	}
+	return strings.TrimSpace(string(out))
 }

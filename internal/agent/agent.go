@@ -67,11 +67,11 @@ type Progress struct {
 	MaxRounds int
 }
 
-// Results of a run.
+// Results of a run. (A job whose checks pass before any change never
+// reaches the loop: the pipeline ends it with nothing to do.)
 const (
-	Fixed       = "fixed"
-	NothingToDo = "nothing-to-do"
-	NotFixed    = "not-fixed"
+	Fixed    = "fixed"
+	NotFixed = "not-fixed"
 	// Unproven: the verify commands pass with the change, but no test
 	// showed the task's problem on the unfixed code, so nothing shows the
 	// change fixes it.
@@ -81,7 +81,6 @@ const (
 // Stop reasons: why the loop ended.
 const (
 	StopVerified    = "verified"      // the full verify commands pass
-	StopNothingToDo = "nothing-to-do" // the checks passed before any change
 	StopMaxRounds   = "max-rounds"    // limits.max_rounds used up
 	StopWallTime    = "wall-time"     // limits.wall_time used up
 	StopSameDiff    = "same-diff"     // the model proposed a diff it had proposed before
@@ -113,7 +112,7 @@ const (
 
 // Result is the outcome of Run.
 type Result struct {
-	// Result is Fixed, NothingToDo, NotFixed or Unproven.
+	// Result is Fixed, NotFixed or Unproven.
 	Result string `json:"result"`
 	// Rounds is how many patch rounds ran.
 	Rounds int `json:"rounds"`

@@ -72,6 +72,7 @@ func prHead(r *Run) string {
 	if r.IsPR && r.Number > 0 {
 		fmt.Fprintf(&b, "Fixes the failing checks of #%d (this PR merges into its branch).\n\n", r.Number)
 	}
+	b.WriteString(unsandboxedNote(r))
 	if !r.Verified {
 		b.WriteString("> [!WARNING]\n> This fix did **not** pass verification")
 		if r.Reason != "" {

@@ -70,6 +70,16 @@ func prepareSandbox(opts Options, env map[string]string) (*sandboxed, error) {
 	return s, nil
 }
 
+// CheckSandbox says whether bubblewrap, found on path, can sandbox
+// commands here: nil, or an *UnavailableError with the reason and the fix.
+func CheckSandbox(path string) error {
+	bwrap, err := findBwrap("", path)
+	if err != nil {
+		return err
+	}
+	return probe(bwrap)
+}
+
 // findBwrap is the bubblewrap program: given, or bwrap on path.
 func findBwrap(given, path string) (string, error) {
 	if given != "" {

@@ -11,6 +11,11 @@ type sandboxed struct {
 	cleanup func()
 }
 
+// CheckSandbox: bubblewrap is Linux's.
+func CheckSandbox(string) error {
+	return &UnavailableError{Reason: "bubblewrap sandboxes only on Linux, and this is " + runtime.GOOS, Fix: "run agentfix on a Linux runner to contain the tests"}
+}
+
 // prepareSandbox: bubblewrap is Linux's; elsewhere commands run with the
 // environment allow-list, process group, timeout and output cap only, and
 // verify.sandbox: required refuses to run them.

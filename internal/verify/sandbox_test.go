@@ -92,7 +92,7 @@ func newHostile(t *testing.T) *hostile {
 	})
 	os.WriteFile(filepath.Join(h.dir, "probe.json"), cfg, 0o644)
 	h.environ = append(os.Environ(), "HOME="+h.home, "GITHUB_ENV="+h.githubEnv, "RUNNER_TEMP="+runner)
-	for _, name := range secrets[:len(secrets)] {
+	for _, name := range secrets {
 		if name != "GITHUB_ENV" && name != "RUNNER_TEMP" {
 			h.environ = append(h.environ, name+"=postgres://u:pw@db/"+strings.ToLower(name))
 		}

@@ -61,17 +61,16 @@ type Progress struct {
 	MaxRounds int
 }
 
-// Results of a run.
+// Results of a run. (A job whose checks pass before any change never
+// reaches the loop: the pipeline ends it with nothing to do.)
 const (
-	Fixed       = "fixed"
-	NothingToDo = "nothing-to-do"
-	NotFixed    = "not-fixed"
+	Fixed    = "fixed"
+	NotFixed = "not-fixed"
 )
 
 // Stop reasons: why the loop ended.
 const (
 	StopVerified    = "verified"      // the full verify commands pass
-	StopNothingToDo = "nothing-to-do" // the checks passed before any change
 	StopMaxRounds   = "max-rounds"    // limits.max_rounds used up
 	StopWallTime    = "wall-time"     // limits.wall_time used up
 	StopSameDiff    = "same-diff"     // the model proposed a diff it had proposed before
@@ -101,7 +100,7 @@ const (
 
 // Result is the outcome of Run.
 type Result struct {
-	// Result is Fixed, NothingToDo or NotFixed.
+	// Result is Fixed or NotFixed.
 	Result string `json:"result"`
 	// Rounds is how many patch rounds ran.
 	Rounds int `json:"rounds"`

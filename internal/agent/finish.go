@@ -40,9 +40,6 @@ func (r *run) finish(ctx context.Context, result, reason, detail string) (*Resul
 	if r.best.report != nil {
 		r.res.Verify = r.best.report
 	}
-	if result == NothingToDo {
-		r.res.Verify = r.before
-	}
 	r.res.Timings = Timings{ModelMS: r.modelTime.Milliseconds(), VerifyMS: r.verifyTime.Milliseconds(), TotalMS: time.Since(r.begin).Milliseconds()}
 	r.record("result", ResultEvent{
 		Result: result, StopReason: reason, StopDetail: detail, Rounds: r.res.Rounds,

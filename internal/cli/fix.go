@@ -106,8 +106,8 @@ func fix(ctx context.Context, e *Env, opts *fixOptions) error {
 		Name: "local", Repo: root, Config: cfg, Task: task, FromFailures: opts.failing,
 		Session: opts.session, Deliver: local,
 	}, e.deps(e.Stderr))
-	if out.Result == "" || out.Err != nil {
-		return err // a stage failed before there was anything to report
+	if out.Err != nil {
+		return err // a stage failed: Main prints it
 	}
 	rep := &fixReport{Result: loopResult(out), Branch: local.Branch, Commit: local.Commit, OutDiff: local.DiffWritten, Session: out.Session, DryRun: opts.dryRun}
 	if opts.json {

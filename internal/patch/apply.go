@@ -30,14 +30,14 @@ func Apply(repo, reply string, pol Policy, opts Options) (*Result, error) {
 		return res, nil
 	}
 	w := &workTree{root: root, pol: pol, files: map[string]*fileState{}}
-	seen := map[string]bool{}
+	seen := map[string][]*edit{}
 	for _, e := range edits {
 		k := e.key()
-		if seen[k] {
+		if restates(e, seen[k]) {
 			res.Repairs = append(res.Repairs, fmt.Sprintf("%s: the same edit appears again at reply line %d; applied it once", e.label, e.line))
 			continue
 		}
-		seen[k] = true
+		seen[k] = append(seen[k], e)
 		if err := w.apply(e, res); err != nil {
 			return nil, err
 		}
@@ -84,6 +84,15 @@ type fileState struct {
 	mode     int
 	from     string // renamed from this path
 	bad      bool   // refused: later edits of it are skipped
+}
+
+// moved maps the file's lines as the reply found it to where earlier edits
+// left them (see movedLines).
+func (st *fileState) moved() []int {
+	if !st.existed || st.cur == nil {
+		return nil
+	}
+	return movedLines(st.orig, *st.cur)
 }
 
 // workTree holds the files the edits touch, in memory, in the order first

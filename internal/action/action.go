@@ -152,7 +152,7 @@ func (a *run) run(ctx context.Context) error {
 	}
 	a.pub = &publish.Publisher{
 		GH: a.gh, Owner: a.job.Owner, Repo: a.job.Repo, Log: a.opts.Stderr,
-		Remote: workspace.RemoteOptions{Dir: a.dir, Token: a.token, Env: a.opts.Deps.Environ},
+		Remote: workspace.RemoteOptions{Dir: a.dir, Token: a.token, Env: a.opts.Deps.Environ, Server: getenv("GITHUB_SERVER_URL")},
 	}
 	a.status = &status{a: a}
 	if err := a.resolve(ctx); err != nil {

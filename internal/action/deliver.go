@@ -212,6 +212,9 @@ func (g *gitHub) track(ctx context.Context) error {
 func (g *gitHub) fill(o *pipeline.Outcome) {
 	r := g.a.rep
 	r.Before = checkOf(o.Before)
+	if o.Before != nil && o.Before.Sandbox != nil && !o.Before.Sandbox.Enabled {
+		r.Unsandboxed = o.Before.Sandbox.Reason
+	}
 	if o.Result != pipeline.Fixed {
 		r.Reason = o.Reason
 	}

@@ -54,6 +54,8 @@ func Validate(cfg *Config, src Sources) error {
 	for i, name := range cfg.Verify.EnvPassthrough {
 		if !envName.MatchString(name) {
 			bad(fmt.Sprintf("verify.env_passthrough[%d]", i), "%q is not an environment variable name", name)
+		} else if p := verify.CheckEnvEntry(name); p != "" {
+			bad(fmt.Sprintf("verify.env_passthrough[%d]", i), "%s", p)
 		}
 	}
 	switch cfg.Verify.Proof {
@@ -61,6 +63,28 @@ func Validate(cfg *Config, src Sources) error {
 	default:
 		bad("verify.proof", "%q must be test (a failing test reproduces the issue first) or checks (the commands passing is enough)", cfg.Verify.Proof)
 	}
+	for i, e := range cfg.Verify.Env {
+		if p := verify.CheckEnvEntry(e); p != "" {
+			bad(fmt.Sprintf("verify.env[%d]", i), "%s", p)
+		}
+	}
+	switch cfg.Verify.Sandbox {
+	case SandboxAuto, SandboxRequired, SandboxOff:
+	default:
+		bad("verify.sandbox", "%q must be one of auto, required, off", cfg.Verify.Sandbox)
+	}
+	for _, g := range []struct {
+		key   string
+		paths []string
+	}{{"verify.readable", cfg.Verify.Readable}, {"verify.writable", cfg.Verify.Writable}} {
+		for i, p := range g.paths {
+			if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~/") {
+				bad(fmt.Sprintf("%s[%d]", g.key, i), "%q must be an absolute path or start with ~/ (the home directory)", p)
+			}
+		}
+	}
+	positive("verify.max_memory_mb", int64(cfg.Verify.MaxMemoryMB), "MiB of data one process of a verify command may use")
+	positive("verify.max_processes", int64(cfg.Verify.MaxProcesses), "processes a verify command may add")
 	for _, g := range []struct {
 		key   string
 		globs []string

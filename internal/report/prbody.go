@@ -81,6 +81,7 @@ func prHead(r *Run) string {
 	if r.IsPR && r.Number > 0 {
 		fmt.Fprintf(&b, "Fixes the failing checks of #%d (this PR merges into its branch).\n\n", r.Number)
 	}
+	b.WriteString(unsandboxedNote(r))
 	if r.Result == Unproven {
 		b.WriteString(unprovenWarning)
 	} else if !r.Verified {

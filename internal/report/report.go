@@ -129,6 +129,18 @@ type Run struct {
 	// Notes are extra lines worth telling ("the branch was changed by
 	// someone else; left alone").
 	Notes []string
+	// Unsandboxed says why the verify commands ran without the sandbox;
+	// "" when they ran in it.
+	Unsandboxed string
+}
+
+// unsandboxedNote is the warning a reader of the PR, the status comment
+// and the step summary gets when the tests ran outside the sandbox.
+func unsandboxedNote(r *Run) string {
+	if r.Unsandboxed == "" {
+		return ""
+	}
+	return "> [!CAUTION]\n> The verify commands (the code this change adds among them) ran **without a sandbox**: " + r.Unsandboxed + ".\n\n"
 }
 
 // Outputs are the action outputs, in the order they are written.

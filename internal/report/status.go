@@ -94,6 +94,9 @@ func done(b *strings.Builder, r *Run) {
 	for _, n := range r.Notes {
 		fmt.Fprintf(b, "\n> %s\n", n)
 	}
+	if note := unsandboxedNote(r); note != "" {
+		b.WriteString("\n" + strings.TrimSuffix(note, "\n"))
+	}
 	if r.Before != nil || r.After != nil {
 		b.WriteString("\n")
 		verification(b, r)

@@ -54,6 +54,7 @@ func StepSummary(r *Run) string {
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "> %s\n\n", n)
 	}
+	b.WriteString(unsandboxedNote(r))
 	if r.Result == Unproven {
 		b.WriteString(unprovenWarning)
 	}

@@ -190,7 +190,8 @@ func TestPushBranchTokenOnlyInEnvironment(t *testing.T) {
 	if noToken == nil {
 		t.Fatal("push without a token succeeded; the server check is not working")
 	}
-	opts := RemoteOptions{Dir: clone, Token: token}
+	// The token is scoped to the server (GITHUB_SERVER_URL in the action).
+	opts := RemoteOptions{Dir: clone, Token: token, Server: srv.URL}
 	if err := PushBranch(ctx, PushOptions{RemoteOptions: opts, Commit: c1, Branch: "agent-fix/issue-4"}); err != nil {
 		t.Fatal(err)
 	}

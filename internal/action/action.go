@@ -53,8 +53,9 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 
 // Run runs the action once. The error is nil when the run did its job
 // (including "nothing to do" and a refusal), a *pipeline.NotFixedError
-// when it ran without a verified fix, and the failed stage's error
-// otherwise.
+// when it ran without a verified fix, a *pipeline.UnprovenError when its
+// change passes the checks with no test to prove it, and the failed
+// stage's error otherwise.
 func Run(ctx context.Context, o Options) error {
 	if o.ReadFile == nil {
 		o.ReadFile = os.ReadFile
@@ -152,7 +153,7 @@ func (a *run) run(ctx context.Context) error {
 	}
 	a.pub = &publish.Publisher{
 		GH: a.gh, Owner: a.job.Owner, Repo: a.job.Repo, Log: a.opts.Stderr,
-		Remote: workspace.RemoteOptions{Dir: a.dir, Token: a.token, Env: a.opts.Deps.Environ},
+		Remote: workspace.RemoteOptions{Dir: a.dir, Token: a.token, Env: a.opts.Deps.Environ, Server: getenv("GITHUB_SERVER_URL")},
 	}
 	a.status = &status{a: a}
 	if err := a.resolve(ctx); err != nil {
@@ -288,11 +289,14 @@ func (a *run) finish(err error) {
 		}
 	}
 	var notFixed *pipeline.NotFixedError
+	var unproven *pipeline.UnprovenError
 	switch {
-	case err != nil && !errors.As(err, &notFixed):
+	case err != nil && !errors.As(err, &notFixed) && !errors.As(err, &unproven):
 		a.gha.Errorf("%v", err)
 	case a.rep.Result == report.NotFixed:
 		a.gha.Warningf("agentfix: not fixed: %s", a.rep.Reason)
+	case a.rep.Result == report.Unproven:
+		a.gha.Warningf("agentfix: unproven: %s", a.rep.Reason)
 	case a.rep.PR != nil && a.rep.PR.URL != "":
 		a.gha.Noticef("agentfix: %s: %s", a.rep.Result, a.rep.PR.URL)
 	}

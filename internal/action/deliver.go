@@ -93,6 +93,8 @@ func (g *gitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 	case o.Result == pipeline.Fixed:
 		a.rep.Result = report.Fixed
 		return g.publishFailed(o, g.openPR(ctx, o, a.cfg.PR.Draft))
+	case o.Result == pipeline.Unproven:
+		return g.unproven(ctx, o)
 	case g.nightly:
 		return g.track(ctx)
 	}
@@ -111,7 +113,35 @@ func (g *gitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 	return nil
 }
 
-// openPR pushes the work tree's fix and opens or updates its PR.
+// unproven settles a change that passes the checks with nothing to show
+// it fixes the issue, as pr.on_unproven says: in the status comment, as a
+// draft PR that refers to the issue without closing it, or only in the
+// report. It never becomes a ready PR.
+func (g *gitHub) unproven(ctx context.Context, o *pipeline.Outcome) error {
+	a := g.a
+	a.rep.Result = report.Unproven
+	switch a.cfg.PR.OnUnproven {
+	case config.OnUnverifiedNone:
+		a.rep.Diff = ""
+	case config.OnUnverifiedDraft:
+		if o.Diff() == "" || a.dryRun || g.fork {
+			return nil
+		}
+		if err := o.Repo.ApplyDiff(ctx, o.Diff()); err != nil {
+			a.rep.Notes = append(a.rep.Notes, "The unproven change could not be re-applied for a draft PR: "+err.Error())
+			return nil
+		}
+		err := g.publishFailed(o, g.openPR(ctx, o, true))
+		if o.Result == pipeline.Unproven {
+			a.rep.Result = report.Unproven // publishFailed says not-fixed when the push failed
+		}
+		return err
+	}
+	return nil
+}
+
+// openPR pushes the work tree's fix and opens or updates its PR. An
+// unproven change refers to the issue; only a proven one closes it.
 func (g *gitHub) openPR(ctx context.Context, o *pipeline.Outcome, draft bool) error {
 	a := g.a
 	branch := g.branch(o)
@@ -122,7 +152,7 @@ func (g *gitHub) openPR(ctx context.Context, o *pipeline.Outcome, draft bool) er
 	}
 	out, err := a.pub.Publish(ctx, publish.Change{
 		Branch: branch, Base: g.base, Protected: []string{a.base},
-		Files: o.Loop.Files, Message: pipeline.CommitMessage(o, pipeline.CommitInfo{Fixes: g.fixes, RunURL: a.rep.RunURL}),
+		Files: o.Loop.Files, Message: pipeline.CommitMessage(o, commitInfo(o, g.fixes, a.rep.RunURL)),
 		Title: report.PRTitle(a.rep), Body: report.PRBody(a.rep),
 		Labels: a.cfg.PR.Labels, Draft: draft,
 	})
@@ -131,6 +161,15 @@ func (g *gitHub) openPR(ctx context.Context, o *pipeline.Outcome, draft bool) er
 	}
 	a.rep.PR = &report.PR{Number: out.Number, URL: out.URL, Branch: out.Branch, Base: out.Base, Draft: out.Draft || draft, Created: out.Created, Unchanged: out.Unchanged}
 	return nil
+}
+
+// commitInfo is what the commit of o says about the issue: it fixes it,
+// or (unproven) only refers to it.
+func commitInfo(o *pipeline.Outcome, issue int, runURL string) pipeline.CommitInfo {
+	if o.Result == pipeline.Unproven {
+		return pipeline.CommitInfo{Refs: issue, RunURL: runURL}
+	}
+	return pipeline.CommitInfo{Fixes: issue, RunURL: runURL}
 }
 
 // publishFailed settles a publish error: a branch someone else pushed to,
@@ -174,6 +213,9 @@ func (g *gitHub) track(ctx context.Context) error {
 func (g *gitHub) fill(o *pipeline.Outcome) {
 	r := g.a.rep
 	r.Before = checkOf(o.Before)
+	if o.Before != nil && o.Before.Sandbox != nil && !o.Before.Sandbox.Enabled {
+		r.Unsandboxed = o.Before.Sandbox.Reason
+	}
 	if o.Result != pipeline.Fixed {
 		r.Reason = o.Reason
 	}
@@ -198,6 +240,7 @@ func (g *gitHub) fill(o *pipeline.Outcome) {
 		r.After = checkOf(res.Verify)
 	}
 	r.Verified = res.Result == agent.Fixed
+	r.Proof = proofOf(res.Proof)
 	if len(res.Files) > 0 {
 		stop := untrusted.Markdown(o.Reason)
 		if r.Verified {
@@ -213,6 +256,14 @@ func codeAll(ss []string) []string {
 		out[i] = untrusted.Code(s)
 	}
 	return out
+}
+
+// proofOf turns the loop's proof into the report package's view of it.
+func proofOf(p *agent.Proof) *report.Proof {
+	if p == nil {
+		return nil
+	}
+	return &report.Proof{Kind: p.Kind, Tests: p.Tests, Files: p.Files, Before: checkOf(p.Before), After: checkOf(p.After)}
 }
 
 // checkOf turns a verify report into the report package's view of it.

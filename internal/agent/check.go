@@ -15,7 +15,8 @@ import (
 // Check is a session event: one run of verify commands.
 type Check struct {
 	Round int `json:"round,omitempty"`
-	// Stage is "before", "targeted" or "full".
+	// Stage is "before", "reproduce" (a reproducing test on the unfixed
+	// code), "reproduced" (it, on the fixed code), "targeted" or "full".
 	Stage     string         `json:"stage"`
 	Commands  []string       `json:"commands"`
 	Report    *verify.Report `json:"report"`
@@ -47,26 +48,34 @@ func CheckBefore(ctx context.Context, b Before) (*verify.Report, error) {
 		cmds = b.Config.Verify.Commands
 	}
 	start := time.Now()
-	rep, err := verify.Run(ctx, cmds, verifyOptions(b.Config, b.Repo, b.Environ, b.Log, b.Actions))
+	rep, err := verify.Run(ctx, cmds, VerifyOptions(b.Config, b.Repo, b.Environ, b.Log, b.Actions))
 	if err != nil {
 		return nil, fmt.Errorf("run %q: %w", cmds, err)
 	}
 	took := time.Since(start)
+	fmt.Fprintf(orDiscard(b.Log), "agentfix: %s\n", rep.Sandbox.Describe())
 	fmt.Fprintf(orDiscard(b.Log), "agentfix: before check: %s (%s)\n", passFail(rep.Passed), took.Round(time.Millisecond))
 	return rep, b.Record.Record("check", checkEvent(0, "before", cmds, rep, took))
 }
 
-// verifyOptions are the verify options every check of a run uses.
-func verifyOptions(cfg *config.Config, dir string, environ []string, log io.Writer, actions bool) verify.Options {
+// VerifyOptions are the verify options of cfg for commands run in dir:
+// every check of a run, and agentfix check, use them.
+func VerifyOptions(cfg *config.Config, dir string, environ []string, log io.Writer, actions bool) verify.Options {
+	v := cfg.Verify
 	return verify.Options{
 		Dir:            dir,
-		Timeout:        cfg.Verify.Timeout.D(),
-		Allow:          cfg.Verify.Allow,
-		EnvPassthrough: cfg.Verify.EnvPassthrough,
+		Timeout:        v.Timeout.D(),
+		Allow:          v.Allow,
+		EnvPassthrough: v.EnvPassthrough,
+		Env:            v.Env,
 		Environ:        environ,
 		Log:            log,
 		Actions:        actions,
-		FlakyReruns:    cfg.Verify.FlakyReruns,
+		FlakyReruns:    v.FlakyReruns,
+		Sandbox: verify.Sandbox{
+			Mode: v.Sandbox, Network: v.Network, Readable: v.Readable, Writable: v.Writable,
+			MaxMemoryMB: v.MaxMemoryMB, MaxProcesses: v.MaxProcesses,
+		},
 	}
 }
 
@@ -103,7 +112,15 @@ func (r *run) verify(ctx context.Context, applied *appliedPatch) (*verify.Report
 		return nil, err
 	}
 	var report *verify.Report
-	if targeted := r.targeted(); len(targeted) > 0 {
+	if r.repro != nil {
+		rep, err := r.checkReproduction(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !rep.Passed {
+			report = rep
+		}
+	} else if targeted := r.targeted(); len(targeted) > 0 {
 		rep, err := r.runChecks(ctx, "targeted", targeted)
 		if err != nil {
 			return nil, err
@@ -149,7 +166,7 @@ func (r *run) targeted() []string {
 // runChecks runs cmds with the configured options and records the result.
 func (r *run) runChecks(ctx context.Context, stage string, cmds []string) (*verify.Report, error) {
 	start := time.Now()
-	rep, err := verify.Run(ctx, cmds, verifyOptions(r.cfg, r.repo.Root, r.job.Environ, r.log, r.job.Actions))
+	rep, err := verify.Run(ctx, cmds, VerifyOptions(r.cfg, r.repo.Root, r.job.Environ, r.log, r.job.Actions))
 	took := time.Since(start)
 	r.verifyTime += took
 	if err != nil {

@@ -39,7 +39,8 @@ func (r *run) plan(ctx context.Context) error {
 	if err := r.enter(StatePlan, ""); err != nil {
 		return err
 	}
-	ask := user(planRequest)
+	ask := user(planMessage(r.pending))
+	r.pending = nil
 	msgs := append(append([]llm.Message(nil), r.conv...), ask)
 	for attempt := 1; attempt <= planAttempts; attempt++ {
 		reply, err := r.chat(ctx, chatCall{purpose: "plan", attempt: attempt, model: r.cfg.Model, messages: msgs, format: planSchema, maxReply: planReplyTokens, capped: true})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/agentfix/agentfix/internal/agent"
 	"github.com/agentfix/agentfix/internal/exitcode"
 	"github.com/agentfix/agentfix/internal/verify"
 )
@@ -83,24 +84,21 @@ func check(ctx context.Context, e *Env, o *checkOptions) error {
 	default:
 		log = e.Stderr
 	}
-	rep, err := verify.Run(ctx, cmds, verify.Options{
-		Dir:            root,
-		Timeout:        cfg.Verify.Timeout.D(),
-		Allow:          cfg.Verify.Allow,
-		EnvPassthrough: cfg.Verify.EnvPassthrough,
-		Environ:        e.Environ(),
-		Log:            log,
-		Actions:        actions,
-		FlakyReruns:    cfg.Verify.FlakyReruns,
-	})
+	rep, err := verify.Run(ctx, cmds, agent.VerifyOptions(cfg, root, e.Environ(), log, actions))
 	var refused *verify.RefusedError
+	var unavailable *verify.UnavailableError
 	switch {
 	case errors.As(err, &refused):
 		return exitcode.Usagef("check: %v", err)
+	case errors.As(err, &unavailable):
+		return exitcode.Usagef("check: %v (verify.sandbox is required)", err)
 	case errors.Is(err, verify.ErrStart):
 		return exitcode.Usagef("check: %v (is the tool installed and on PATH?)", err)
 	case err != nil:
 		return fmt.Errorf("check: %w", err)
+	}
+	if log != nil {
+		fmt.Fprintf(log, "agentfix: %s\n", rep.Sandbox.Describe())
 	}
 	if o.json {
 		enc := json.NewEncoder(e.Stdout)

@@ -142,11 +142,12 @@ func TestCheckFlags(t *testing.T) {
 }
 
 // TestCheckFlaky: the test's marker reaches the child through the
-// environment the command was given, which check passes on.
+// environment the command was given, passed on because verify.env names
+// it, and lies in the work tree, the one place a sandboxed test writes.
 func TestCheckFlaky(t *testing.T) {
 	t.Parallel()
-	dir := checkProject(t, "goflaky", "")
-	env := map[string]string{"FLAKY_MARKER": filepath.Join(t.TempDir(), "ran-once")}
+	dir := checkProject(t, "goflaky", "verify:\n  env: [FLAKY_MARKER]\n")
+	env := map[string]string{"FLAKY_MARKER": filepath.Join(dir, ".ran-once")}
 	var stdout, stderr bytes.Buffer
 	code := Main(context.Background(), []string{"check", "--repo", dir, "--quiet", "--", "go", "test", "-count=1", "./..."}, MapEnv(env, nil, &stdout, &stderr))
 	got := normalizeCheck(stdout.String(), dir)

@@ -49,10 +49,40 @@ type Verify struct {
 	Timeout Duration `yaml:"timeout"`
 	// FlakyReruns is how many times a failure is re-run to tell flaky from broken.
 	FlakyReruns int `yaml:"flaky_reruns"`
-	// EnvPassthrough names variables kept in the test environment even though
-	// they look like secrets.
+	// EnvPassthrough names variables passed to the commands, like NAME
+	// entries of Env (the older key, kept).
 	EnvPassthrough []string `yaml:"env_passthrough"`
+	// Proof is what proves a fix of a task given as text when the
+	// commands pass before any change: "test" (a test that fails on the
+	// unfixed code and passes with the fix) or "checks" (the commands
+	// passing is enough).
+	Proof string `yaml:"proof"`
+	// TestPaths are the globs of test files; empty: detected from the
+	// commands' test runners.
+	TestPaths []string `yaml:"test_paths"`
+	// Env adds to the commands' allow-listed environment: NAME passes the
+	// variable from agentfix's environment, NAME=value sets it.
+	Env []string `yaml:"env"`
+	// Sandbox is auto (bubblewrap where it works), required or off.
+	Sandbox string `yaml:"sandbox"`
+	// Network lets the commands reach the network (off by default).
+	Network bool `yaml:"network"`
+	// Readable and Writable are extra host paths for the commands
+	// (absolute, or ~/ for the home directory).
+	Readable []string `yaml:"readable"`
+	Writable []string `yaml:"writable"`
+	// MaxMemoryMB bounds each process's data; MaxProcesses the processes
+	// and threads a command may add.
+	MaxMemoryMB  int `yaml:"max_memory_mb"`
+	MaxProcesses int `yaml:"max_processes"`
 }
+
+// Sandbox modes of verify.sandbox.
+const (
+	SandboxAuto     = "auto"
+	SandboxRequired = "required"
+	SandboxOff      = "off"
+)
 
 // Limits are the budgets of one run and one patch.
 type Limits struct {
@@ -101,6 +131,10 @@ type PR struct {
 	// OnUnverified is what happens to a fix that did not pass verification:
 	// comment (the diff goes into the status comment), draft (a draft PR), none.
 	OnUnverified string `yaml:"on_unverified"`
+	// OnUnproven is what happens to a change that passes the verify
+	// commands when no test proves it: comment, draft (a draft PR that
+	// does not close the issue) or none.
+	OnUnproven string `yaml:"on_unproven"`
 }
 
 // Reviewer is an optional second model that reads the final diff.
@@ -115,14 +149,24 @@ const (
 	OnUnverifiedNone    = "none"
 )
 
+// Proof values.
+const (
+	ProofTest   = "test"
+	ProofChecks = "checks"
+)
+
 // Default returns the built-in configuration.
 func Default() *Config {
 	return &Config{
 		Model:  "qwen2.5-coder:14b",
 		Ollama: Ollama{Host: "http://127.0.0.1:11434", Timeout: Duration(10 * time.Minute)},
 		Verify: Verify{
-			Timeout:     Duration(15 * time.Minute),
-			FlakyReruns: 1,
+			Timeout:      Duration(15 * time.Minute),
+			FlakyReruns:  1,
+			Proof:        ProofTest,
+			Sandbox:      SandboxAuto,
+			MaxMemoryMB:  4096,
+			MaxProcesses: 1024,
 		},
 		Limits: Limits{MaxRounds: 5, MaxFiles: 10, MaxChangedLines: 400, WallTime: Duration(45 * time.Minute)},
 		Paths: Paths{
@@ -131,7 +175,7 @@ func Default() *Config {
 		},
 		Triggers: Triggers{Label: "agent-fix", Command: "/agent"},
 		Task:     Task{MaxBytes: 8000},
-		PR:       PR{BranchPrefix: "agent-fix/", Labels: []string{"agent-fix"}, OnUnverified: OnUnverifiedComment},
+		PR:       PR{BranchPrefix: "agent-fix/", Labels: []string{"agent-fix"}, OnUnverified: OnUnverifiedComment, OnUnproven: OnUnverifiedComment},
 	}
 }
 

@@ -19,7 +19,16 @@ var descriptions = map[string]string{
 	"verify.allow":             "Extra command prefixes for the allowlist, matched token by token.",
 	"verify.timeout":           "Longest time one verify command may run; its process group is killed after it.",
 	"verify.flaky_reruns":      "How often a failure is re-run to tell a flaky test from a broken one.",
-	"verify.env_passthrough":   "Variables kept in the test environment although their names look like secrets.",
+	"verify.env_passthrough":   "Variables passed to the test commands by name, like NAME entries of verify.env.",
+	"verify.env":               "Additions to the commands' allow-listed environment: NAME passes agentfix's variable, NAME=value sets one.",
+	"verify.sandbox":           "How the commands are contained: auto (bubblewrap where it works, said plainly when not), required or off.",
+	"verify.network":           "Let the commands reach the network; off by default, since they run the code the model wrote.",
+	"verify.readable":          "Extra host paths the sandboxed commands may read (absolute, or ~/ for the home directory).",
+	"verify.writable":          "Extra host paths the sandboxed commands may write (absolute, or ~/ for the home directory).",
+	"verify.max_memory_mb":     "Most data memory (MiB) one process of a sandboxed command may use.",
+	"verify.max_processes":     "Most processes and threads a sandboxed command may add.",
+	"verify.proof":             "What proves a fix of a task given as text while the commands pass: test (a test that fails without the fix and passes with it) or checks (the commands passing is enough).",
+	"verify.test_paths":        "Globs of test files; empty means detected from the verify commands' test runners.",
 	"limits":                   "Budgets of one run and one patch.",
 	"limits.max_rounds":        "Rounds of patch and verify before giving up.",
 	"limits.max_files":         "Most files one patch may touch.",
@@ -43,6 +52,7 @@ var descriptions = map[string]string{
 	"pr.draft":                 "Open pull requests as drafts.",
 	"pr.labels":                "Labels put on the pull requests.",
 	"pr.on_unverified":         "What happens to a fix that did not pass verification: comment, draft or none.",
+	"pr.on_unproven":           "What happens to a change that passes the checks when no test proves it: comment, draft or none.",
 	"reviewer":                 "Optional second model that reads the final diff before the PR is opened.",
 	"reviewer.model":           "Reviewer model; empty disables the review.",
 }
@@ -77,13 +87,19 @@ func schemaFor(v reflect.Value, key string) map[string]any {
 	case v.Kind() == reflect.String:
 		s["type"] = "string"
 		s["default"] = v.String()
-		if key == "pr.on_unverified" {
+		switch key {
+		case "pr.on_unverified", "pr.on_unproven":
 			s["enum"] = []string{OnUnverifiedComment, OnUnverifiedDraft, OnUnverifiedNone}
+		case "verify.proof":
+			s["enum"] = []string{ProofTest, ProofChecks}
+		}
+		if key == "verify.sandbox" {
+			s["enum"] = []string{SandboxAuto, SandboxRequired, SandboxOff}
 		}
 	case v.Kind() == reflect.Int:
 		s["type"] = "integer"
 		s["minimum"] = 0
-		if strings.HasPrefix(key, "limits.") {
+		if strings.HasPrefix(key, "limits.") || strings.HasPrefix(key, "verify.max_") {
 			s["minimum"] = 1
 		}
 		s["default"] = v.Int()

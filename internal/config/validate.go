@@ -54,12 +54,41 @@ func Validate(cfg *Config, src Sources) error {
 	for i, name := range cfg.Verify.EnvPassthrough {
 		if !envName.MatchString(name) {
 			bad(fmt.Sprintf("verify.env_passthrough[%d]", i), "%q is not an environment variable name", name)
+		} else if p := verify.CheckEnvEntry(name); p != "" {
+			bad(fmt.Sprintf("verify.env_passthrough[%d]", i), "%s", p)
 		}
+	}
+	switch cfg.Verify.Proof {
+	case ProofTest, ProofChecks:
+	default:
+		bad("verify.proof", "%q must be test (a failing test reproduces the issue first) or checks (the commands passing is enough)", cfg.Verify.Proof)
+	}
+	for i, e := range cfg.Verify.Env {
+		if p := verify.CheckEnvEntry(e); p != "" {
+			bad(fmt.Sprintf("verify.env[%d]", i), "%s", p)
+		}
+	}
+	switch cfg.Verify.Sandbox {
+	case SandboxAuto, SandboxRequired, SandboxOff:
+	default:
+		bad("verify.sandbox", "%q must be one of auto, required, off", cfg.Verify.Sandbox)
 	}
 	for _, g := range []struct {
 		key   string
+		paths []string
+	}{{"verify.readable", cfg.Verify.Readable}, {"verify.writable", cfg.Verify.Writable}} {
+		for i, p := range g.paths {
+			if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~/") {
+				bad(fmt.Sprintf("%s[%d]", g.key, i), "%q must be an absolute path or start with ~/ (the home directory)", p)
+			}
+		}
+	}
+	positive("verify.max_memory_mb", int64(cfg.Verify.MaxMemoryMB), "MiB of data one process of a verify command may use")
+	positive("verify.max_processes", int64(cfg.Verify.MaxProcesses), "processes a verify command may add")
+	for _, g := range []struct {
+		key   string
 		globs []string
-	}{{"paths.allow", cfg.Paths.Allow}, {"paths.deny", cfg.Paths.Deny}} {
+	}{{"paths.allow", cfg.Paths.Allow}, {"paths.deny", cfg.Paths.Deny}, {"verify.test_paths", cfg.Verify.TestPaths}} {
 		for i, pat := range g.globs {
 			if !doublestar.ValidatePattern(pat) || strings.HasPrefix(pat, "/") {
 				bad(fmt.Sprintf("%s[%d]", g.key, i), "%q is not a valid glob relative to the repository root (e.g. src/**/*.go)", pat)
@@ -89,10 +118,12 @@ func Validate(cfg *Config, src Sources) error {
 	if !branchPrefix.MatchString(cfg.PR.BranchPrefix) || strings.Contains(cfg.PR.BranchPrefix, "..") {
 		bad("pr.branch_prefix", "%q is not usable as the start of a git branch name (e.g. agent-fix/)", cfg.PR.BranchPrefix)
 	}
-	switch cfg.PR.OnUnverified {
-	case OnUnverifiedComment, OnUnverifiedDraft, OnUnverifiedNone:
-	default:
-		bad("pr.on_unverified", "%q must be one of comment, draft, none", cfg.PR.OnUnverified)
+	for _, o := range [][2]string{{"pr.on_unverified", cfg.PR.OnUnverified}, {"pr.on_unproven", cfg.PR.OnUnproven}} {
+		switch o[1] {
+		case OnUnverifiedComment, OnUnverifiedDraft, OnUnverifiedNone:
+		default:
+			bad(o[0], "%q must be one of comment, draft, none", o[1])
+		}
 	}
 	for i, l := range cfg.PR.Labels {
 		if strings.TrimSpace(l) == "" {

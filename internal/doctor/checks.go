@@ -186,6 +186,33 @@ func (d *doctor) verify() {
 	d.r.pass("verify commands", "%s (%s), allowlisted", strings.Join(cfg.Verify.Commands, "; "), src["verify.commands"])
 }
 
+// sandbox says whether bubblewrap can contain the verify commands here,
+// and if not, why and what fixes it.
+func (d *doctor) sandbox() {
+	mode := config.Default().Verify.Sandbox
+	if d.cfg != nil {
+		mode = d.cfg.Verify.Sandbox
+	}
+	if mode == config.SandboxOff {
+		d.r.skip("sandbox", "verify.sandbox is off: the verify commands run the code the model wrote without a sandbox")
+		return
+	}
+	if err := verify.CheckSandbox(d.opts.Getenv("PATH")); err != nil {
+		var u *verify.UnavailableError
+		if errors.As(err, &u) {
+			fix := u.Fix
+			if mode == config.SandboxAuto {
+				fix += " (until then, verify.sandbox: auto runs the commands unsandboxed and says so)"
+			}
+			d.r.fail("sandbox", u.Reason, fix)
+			return
+		}
+		d.r.fail("sandbox", err.Error(), "")
+		return
+	}
+	d.r.pass("sandbox", "bubblewrap works: verify commands run without network, with a read-only system and .git, and a throwaway home")
+}
+
 // supportedEvents are the events agentfix acts on.
 var supportedEvents = map[string]bool{"issues": true, "issue_comment": true, "schedule": true, "workflow_dispatch": true}
 

@@ -102,6 +102,7 @@ func Run(ctx context.Context, opts Options) *Report {
 	d.config()
 	d.ollama(ctx)
 	d.verify()
+	d.sandbox()
 	if opts.Getenv("GITHUB_ACTIONS") == "true" {
 		d.actions(ctx)
 	}

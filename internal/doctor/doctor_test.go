@@ -83,6 +83,7 @@ func TestDoctorCatchesEachMisconfiguration(t *testing.T) {
 		return map[string]string{
 			"OLLAMA_HOST": ollama.URL, "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "issues",
 			"GITHUB_REPOSITORY": "o/r", "GITHUB_API_URL": gh, "INPUT_GITHUB-TOKEN": "tok",
+			"PATH": os.Getenv("PATH"), // where bubblewrap is found
 		}
 	}
 	tests := []struct {
@@ -121,6 +122,7 @@ func TestDoctorCatchesEachMisconfiguration(t *testing.T) {
 		{name: "verify tool missing", mutate: func(t *testing.T, s *setup) {
 			s.lookPath = func(string) (string, error) { return "", errors.New("not found") }
 		}, failing: "verify commands", detail: "go not found on PATH"},
+		{name: "bubblewrap missing", mutate: func(t *testing.T, s *setup) { s.env["PATH"] = t.TempDir() }, failing: "sandbox", detail: "sudo apt-get install bubblewrap"},
 		{name: "unsupported event", mutate: func(t *testing.T, s *setup) { s.env["GITHUB_EVENT_NAME"] = "push" }, failing: "event", detail: `event "push" is not one agentfix acts on`},
 		{name: "no token", mutate: func(t *testing.T, s *setup) { delete(s.env, "INPUT_GITHUB-TOKEN") }, failing: "token", detail: "no GitHub token"},
 		{name: "persisted credentials", mutate: func(t *testing.T, s *setup) {

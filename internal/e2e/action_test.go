@@ -11,6 +11,7 @@ import (
 )
 
 func TestLabelFixesIssueAndReRunUpdatesTheSamePR(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	n := w.AddIssue()
 	r := w.Run("issues", actiontest.LabeledPayload(n, "agent-fix", "alice"))

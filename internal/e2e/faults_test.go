@@ -13,6 +13,7 @@ import (
 )
 
 func TestBranchChangedByAHumanIsLeftAlone(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	n := w.AddIssue()
 	w.Run("issues", actiontest.LabeledPayload(n, "agent-fix", "alice")).WantResult(t, 0, "fixed")
@@ -37,6 +38,7 @@ func TestBranchChangedByAHumanIsLeftAlone(t *testing.T) {
 }
 
 func TestRateLimitsAndServerErrorsAreWaitedOut(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	n := w.AddIssue()
 	w.GH.RateLimitNext("GET", "/repos/octo/calc/collaborators/*/permission", 1, time.Now().Add(2*time.Second))
@@ -51,6 +53,7 @@ func TestRateLimitsAndServerErrorsAreWaitedOut(t *testing.T) {
 }
 
 func TestPushRejectedEndsNotFixed(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	hook := filepath.Join(w.Origin, "hooks", "pre-receive")
 	if err := os.WriteFile(hook, []byte("#!/bin/sh\necho 'branch protection: agent-fix/* is locked' >&2\nexit 1\n"), 0o755); err != nil {
@@ -66,6 +69,7 @@ func TestPushRejectedEndsNotFixed(t *testing.T) {
 }
 
 func TestUnverifiedFixGoesIntoTheStatusComment(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.Env["INPUT_MAX_ROUNDS"] = "2"
 	wrong := strings.Replace(actiontest.FixDiff, "a + b", "a * b", 1)
@@ -82,6 +86,7 @@ func TestUnverifiedFixGoesIntoTheStatusComment(t *testing.T) {
 }
 
 func TestUnverifiedFixAsDraftPR(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.PushMain(map[string]string{".github/agent-fix.yml": "pr:\n  on_unverified: draft\nlimits:\n  max_rounds: 2\n"})
 	wrong := strings.Replace(actiontest.FixDiff, "a + b", "a * b", 1)
@@ -94,6 +99,7 @@ func TestUnverifiedFixAsDraftPR(t *testing.T) {
 }
 
 func TestDryRunPublishesNothing(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.Env["INPUT_DRY_RUN"] = "true"
 	n := w.AddIssue()
@@ -105,6 +111,7 @@ func TestDryRunPublishesNothing(t *testing.T) {
 }
 
 func TestBrokenConfigExitsTwo(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.PushMain(map[string]string{".github/agent-fix.yml": "limits:\n  max_iteration: 3\n"})
 	n := w.AddIssue()
@@ -116,6 +123,7 @@ func TestBrokenConfigExitsTwo(t *testing.T) {
 }
 
 func TestModelServerDownIsAConfigError(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.Env["INPUT_OLLAMA_HOST"] = "http://127.0.0.1:1"
 	n := w.AddIssue()
@@ -131,6 +139,7 @@ func TestModelServerDownIsAConfigError(t *testing.T) {
 // between agentfix's look-up and its create: the create meets 422 "already
 // exists", and agentfix adopts that PR instead of failing or duplicating.
 func TestCreateRaceAdoptsTheExistingPR(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	n := w.AddIssue()
 	first := w.Run("issues", actiontest.LabeledPayload(n, "agent-fix", "alice"))

@@ -9,6 +9,7 @@ import (
 )
 
 func TestFixCommentOnIssueUsesExtraInstructions(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	n := w.AddIssue()
 	// bob may write: his comment is part of the task (see untrusted_test.go
@@ -24,6 +25,7 @@ func TestFixCommentOnIssueUsesExtraInstructions(t *testing.T) {
 }
 
 func TestCheckCommentOnPRFixesIntoThePRBranch(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, actiontest.FixedProject)
 	head := w.PushBranch("feature", map[string]string{"calc.go": actiontest.Project["calc.go"]})
 	n := w.GH.AddPR(actiontest.Repo, githubfake.Issue{Title: "Refactor calc", User: "alice", PR: &githubfake.PullRequest{Head: "feature", HeadSHA: head}})
@@ -41,6 +43,7 @@ func TestCheckCommentOnPRFixesIntoThePRBranch(t *testing.T) {
 }
 
 func TestCheckCommentOnGreenPRPostsResults(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, actiontest.FixedProject)
 	head := w.PushBranch("docs", map[string]string{"README.md": "calc\n"})
 	n := w.GH.AddPR(actiontest.Repo, githubfake.Issue{Title: "Docs", User: "alice", PR: &githubfake.PullRequest{Head: "docs", HeadSHA: head}})
@@ -53,6 +56,7 @@ func TestCheckCommentOnGreenPRPostsResults(t *testing.T) {
 }
 
 func TestCheckCommentWithCommandOffTheAllowlist(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, actiontest.FixedProject)
 	head := w.PushBranch("docs", map[string]string{"README.md": "calc\n"})
 	n := w.GH.AddPR(actiontest.Repo, githubfake.Issue{Title: "Docs", User: "alice", PR: &githubfake.PullRequest{Head: "docs", HeadSHA: head}})
@@ -63,6 +67,7 @@ func TestCheckCommentWithCommandOffTheAllowlist(t *testing.T) {
 }
 
 func TestHelpCommentReplies(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	n := w.AddIssue()
 	r := w.Run("issue_comment", actiontest.CommentPayload("created", n, false, "alice", "", "/agent help"))
@@ -73,6 +78,7 @@ func TestHelpCommentReplies(t *testing.T) {
 }
 
 func TestNightlyGreenIsNothingToDo(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		// The project's tests must not see the token (verify scrubs it).
 		"env_test.go": "package calc\n\nimport (\n\t\"os\"\n\t\"strings\"\n\t\"testing\"\n)\n\nfunc TestNoToken(t *testing.T) {\n\tfor _, kv := range os.Environ() {\n\t\tif strings.Contains(kv, \"ghs_\") {\n\t\t\tt.Fatalf(\"token in the test environment: %s\", kv)\n\t\t}\n\t}\n}\n",
@@ -88,12 +94,14 @@ func TestNightlyGreenIsNothingToDo(t *testing.T) {
 }
 
 func TestNightlyWithoutPayloadFile(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, actiontest.FixedProject)
 	r := w.Run("schedule", nil)
 	r.WantResult(t, 0, "nothing-to-do")
 }
 
 func TestNightlyRedOpensOnePRPerFailure(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	r := w.Run("schedule", map[string]any{"schedule": "17 3 * * *"})
 	r.WantResult(t, 0, "fixed")
@@ -108,6 +116,7 @@ func TestNightlyRedOpensOnePRPerFailure(t *testing.T) {
 }
 
 func TestNightlyUnfixableOpensThenUpdatesTrackingIssue(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.Env["INPUT_MAX_ROUNDS"] = "2"
 	wrong := strings.Replace(actiontest.FixDiff, "a + b", "a * b", 1)
@@ -125,6 +134,7 @@ func TestNightlyUnfixableOpensThenUpdatesTrackingIssue(t *testing.T) {
 }
 
 func TestNightlyFlakyFailureIsTrackedNotFixed(t *testing.T) {
+	t.Parallel()
 	flaky := map[string]string{
 		"go.mod": actiontest.Project["go.mod"], "calc.go": actiontest.FixedCalc, "calc_test.go": actiontest.Project["calc_test.go"],
 		// Fails the first time it runs in a work tree, passes after.
@@ -139,6 +149,7 @@ func TestNightlyFlakyFailureIsTrackedNotFixed(t *testing.T) {
 }
 
 func TestDispatchFixIssue(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	n := w.AddIssue()
 	r := w.Run("workflow_dispatch", map[string]any{"ref": "refs/heads/main", "inputs": map[string]any{"mode": "fix-issue", "number": itoa(n)},
@@ -149,6 +160,7 @@ func TestDispatchFixIssue(t *testing.T) {
 }
 
 func TestDispatchNightly(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, actiontest.FixedProject)
 	r := w.Run("workflow_dispatch", map[string]any{"ref": "refs/heads/main", "inputs": map[string]any{"mode": "nightly"},
 		"repository": actiontest.RepoJSON(), "sender": actiontest.User("alice", "")})
@@ -156,6 +168,7 @@ func TestDispatchNightly(t *testing.T) {
 }
 
 func TestDispatchCheckPR(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, actiontest.FixedProject)
 	head := w.PushBranch("docs", map[string]string{"README.md": "calc\n"})
 	n := w.GH.AddPR(actiontest.Repo, githubfake.Issue{Title: "Docs", User: "alice", PR: &githubfake.PullRequest{Head: "docs", HeadSHA: head}})

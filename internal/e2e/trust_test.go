@@ -11,6 +11,7 @@ import (
 // A stranger's command gets one reply quoting it and the reason, and the
 // run ends refused with exit 0, so the workflow does not turn red.
 func TestRefusedActors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, login, role, want string
 	}{
@@ -36,6 +37,7 @@ func TestRefusedActors(t *testing.T) {
 }
 
 func TestLabelerIsCheckedLikeACommenter(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.GH.SetPermission(actiontest.Repo, "rita", "read")
 	n := w.AddIssue()
@@ -48,6 +50,7 @@ func TestLabelerIsCheckedLikeACommenter(t *testing.T) {
 // Roles that may trigger agentfix, through a cheap command: /agent check
 // on a green PR.
 func TestAllowedRoles(t *testing.T) {
+	t.Parallel()
 	for _, role := range []string{"admin", "maintain"} {
 		t.Run(role, func(t *testing.T) {
 			w := newWorld(t, actiontest.FixedProject)
@@ -61,6 +64,7 @@ func TestAllowedRoles(t *testing.T) {
 }
 
 func TestAllowedBotFromConfig(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.PushMain(map[string]string{".github/agent-fix.yml": "triggers:\n  allow_bots: [\"renovate[bot]\"]\n"})
 	n := w.AddIssue()
@@ -71,6 +75,7 @@ func TestAllowedBotFromConfig(t *testing.T) {
 }
 
 func TestForkPRCheckIsRefused(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, actiontest.FixedProject)
 	w.GH.AddRepo("mallory/calc", "main")
 	w.GH.SetBranch("mallory/calc", "evil", "1111111111111111111111111111111111111111")
@@ -84,6 +89,7 @@ func TestForkPRCheckIsRefused(t *testing.T) {
 
 // Comments that are not commands for agentfix end the run silently.
 func TestIgnoredComments(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, action, author, body string }{
 		{"quoted", "created", "alice", "> /agent fix\nI would not do that."},
 		{"code block", "created", "alice", "Try:\n```\n/agent fix\n```\n"},
@@ -118,6 +124,7 @@ func forkPR(w *actiontest.World) int {
 }
 
 func TestForkPRCheckWhenAllowedRunsWithoutTokenAndCommentsTheDiff(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, actiontest.FixedProject)
 	w.PushMain(map[string]string{".github/agent-fix.yml": "triggers:\n  allow_forks: true\n"})
 	n := forkPR(w)
@@ -130,6 +137,7 @@ func TestForkPRCheckWhenAllowedRunsWithoutTokenAndCommentsTheDiff(t *testing.T) 
 }
 
 func TestForkPRCheckRefusesAPersistedToken(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, actiontest.FixedProject)
 	w.PushMain(map[string]string{".github/agent-fix.yml": "triggers:\n  allow_forks: true\n"})
 	n := forkPR(w)

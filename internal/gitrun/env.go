@@ -13,6 +13,8 @@ import (
 // lock (status must not write the index under a concurrent git), and
 // prints messages agentfix parses in the C locale.
 var set = []string{
+	"GIT_CONFIG_NOSYSTEM=1",
+	"GIT_CONFIG_GLOBAL=" + os.DevNull,
 	"GIT_TERMINAL_PROMPT=0",
 	"GIT_OPTIONAL_LOCKS=0",
 	"LC_ALL=C",
@@ -20,71 +22,84 @@ var set = []string{
 	"SSH_ASKPASS=",
 }
 
-// keptGit are the GIT_* variables kept from the base environment: the
-// certificate authorities to trust for HTTPS, which a self-hosted runner
-// behind a TLS-inspecting proxy sets and which cannot point git at
-// another repository or make it run anything.
-var keptGit = map[string]bool{"GIT_SSL_CAINFO": true, "GIT_SSL_CAPATH": true}
+// kept are the variables git gets from the base environment: where to find
+// programs and the home directory, the proxy and certificate authorities
+// a self-hosted runner behind a TLS-inspecting proxy needs, and what
+// Windows cannot start a program without. Nothing else: no token, no
+// GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE or GIT_CONFIG_* that could
+// redirect or reconfigure agentfix's git.
+var kept = map[string]bool{
+	"PATH": true, "HOME": true, "TMPDIR": true, "TZ": true,
+	"GIT_SSL_CAINFO": true, "GIT_SSL_CAPATH": true, "SSL_CERT_FILE": true, "SSL_CERT_DIR": true,
+	"HTTP_PROXY": true, "HTTPS_PROXY": true, "NO_PROXY": true, "ALL_PROXY": true,
+	"http_proxy": true, "https_proxy": true, "no_proxy": true, "all_proxy": true,
+	"SYSTEMROOT": true, "COMSPEC": true, "PATHEXT": true, "WINDIR": true, "USERPROFILE": true,
+}
 
-// tokenNames are the variables that carry a GitHub token by convention.
-// The token agentfix uses reaches git only as the header of Cmd.Auth calls.
-var tokenNames = map[string]bool{
-	"GITHUB_TOKEN": true, "GH_TOKEN": true,
-	"GITHUB_ENTERPRISE_TOKEN": true, "GH_ENTERPRISE_TOKEN": true,
+// imposed is the configuration every git process gets after every config
+// file, so that nothing a work tree's .git/config (which the code the model
+// wrote may have written, when it ran unsandboxed) or the runner's own
+// config says can run a program or redirect a credential: no hooks, no
+// fsmonitor, no credential helper, no ssh command or ext:: transport of
+// its choosing, and certificates always checked.
+var imposed = [][2]string{
+	{"core.hooksPath", os.DevNull},
+	{"core.fsmonitor", "false"},
+	{"core.sshCommand", "ssh"},
+	{"credential.helper", ""},
+	{"protocol.ext.allow", "never"},
+	{"http.sslVerify", "true"},
+	{"commit.gpgSign", "false"},
 }
 
 // Environ is the environment of the git process that runs c: the policy
 // of every git process agentfix starts, and the one place that decides it.
 //
-// Inherited from r.Env (os.Environ() when nil): everything except
-//   - every GIT_* variable but GIT_SSL_CAINFO and GIT_SSL_CAPATH: a
-//     GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE or GIT_CONFIG_* the runner
-//     set must never redirect or reconfigure agentfix's git;
-//   - the variables that carry tokens: action inputs (INPUT_*, among them
-//     github-token), the Actions runtime (ACTIONS_*, with its runtime and
-//     OIDC request tokens), GITHUB_TOKEN, GH_TOKEN and their enterprise
-//     twins, and any variable whose value holds r.Token;
-//   - the names set below.
-//
-// Set: GIT_TERMINAL_PROMPT=0, GIT_OPTIONAL_LOCKS=0, LC_ALL=C, GIT_ASKPASS=
-// and SSH_ASKPASS= (no credential prompts of any kind); for a c.Auth call
-// with a token, r.Token as an HTTP Authorization header through
-// GIT_CONFIG_COUNT/GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n (git ≥ 2.31), as
-// actions/checkout sends it, so it is never written to .git/config and
-// never shows in the process list; then c.Env (GIT_INDEX_FILE, a commit
-// identity), which must not hold GIT_CONFIG_*.
+// From r.Env (os.Environ() when nil) only the names in kept are inherited,
+// and none whose value holds r.Token. Set: GIT_CONFIG_NOSYSTEM=1 and
+// GIT_CONFIG_GLOBAL=/dev/null (no system or user config),
+// GIT_TERMINAL_PROMPT=0, GIT_OPTIONAL_LOCKS=0, LC_ALL=C, GIT_ASKPASS= and
+// SSH_ASKPASS= (no credential prompts of any kind); the imposed config
+// through GIT_CONFIG_COUNT/GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n (git ≥
+// 2.31), which git reads after every config file; for a c.Auth call with a
+// token, r.Token as an HTTP Authorization header scoped to r.Server, as
+// actions/checkout sends it, so that it is never written to .git/config,
+// never shows in the process list, and never goes to another host a
+// url.<other>.insteadOf sends the request to; then c.Env (GIT_INDEX_FILE,
+// a commit identity), which must not hold GIT_CONFIG_*.
 func (r Runner) Environ(c Cmd) []string {
 	base := r.Env
 	if base == nil {
 		base = os.Environ()
 	}
-	drop := map[string]bool{}
-	for _, kv := range set {
-		name, _, _ := strings.Cut(kv, "=")
-		drop[name] = true
-	}
-	env := make([]string, 0, len(base)+len(set)+3+len(c.Env))
+	env := make([]string, 0, len(kept)+len(set)+2*len(imposed)+5+len(c.Env))
 	for _, kv := range base {
 		name, value, _ := strings.Cut(kv, "=")
-		up := strings.ToUpper(name)
-		switch {
-		case drop[up],
-			strings.HasPrefix(up, "GIT_") && !keptGit[up],
-			strings.HasPrefix(up, "INPUT_"), strings.HasPrefix(up, "ACTIONS_"), tokenNames[up],
-			r.Token != "" && strings.Contains(value, r.Token):
-			continue
+		if kept[name] && (r.Token == "" || !strings.Contains(value, r.Token)) {
+			env = append(env, kv)
 		}
-		env = append(env, kv)
 	}
 	env = append(env, set...)
-	// Config agentfix imposes goes in cfg, which git reads after every
-	// config file (hardening such as core.hooksPath belongs here).
-	var cfg [][2]string
+	cfg := append([][2]string(nil), imposed...)
 	if c.Auth && r.Token != "" {
-		cfg = append(cfg, [2]string{"http.extraheader", "AUTHORIZATION: basic " + basicAuth(r.Token)})
+		cfg = append(cfg, [2]string{"http." + r.server() + ".extraheader", "AUTHORIZATION: basic " + basicAuth(r.Token)})
 	}
 	env = append(env, configEnv(cfg)...)
 	return append(env, c.Env...)
+}
+
+// DefaultServer is the server the token is scoped to when Runner.Server
+// is empty.
+const DefaultServer = "https://github.com/"
+
+// server is r.Server (GITHUB_SERVER_URL) with a trailing slash, so that
+// the header's URL matches only paths on that server.
+func (r Runner) server() string {
+	s := r.Server
+	if s == "" {
+		s = DefaultServer
+	}
+	return strings.TrimRight(s, "/") + "/"
 }
 
 // basicAuth is the credential of token in a Basic Authorization header.

@@ -24,6 +24,9 @@ type Runner struct {
 	// Token authenticates calls that ask for it (Cmd.Auth), and is masked
 	// in the output and errors of every call.
 	Token string
+	// Server is the URL the token is sent to (GITHUB_SERVER_URL);
+	// DefaultServer when empty.
+	Server string
 }
 
 // Cmd is one git invocation.

@@ -174,17 +174,15 @@ func TestRealServerCancelMidStream(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	hc := &http.Client{Transport: cancelOnBody{cancel: cancel, next: http.DefaultTransport}}
-	c, err := llm.New(s.URL.String(), llm.Options{HTTPClient: hc, Timeout: time.Minute})
+	// With an hour's timeout, a Chat that did not return on cancel would
+	// hang the test rather than pass it; no clock is read.
+	c, err := llm.New(s.URL.String(), llm.Options{HTTPClient: hc, Timeout: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
 	resp, err := c.Chat(ctx, req)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Chat = %+v, %v; want context.Canceled", resp, err)
-	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("Chat took %s to return after cancel", d)
 	}
 
 	full, err := plain.Chat(context.Background(), req)

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 )
 
@@ -29,21 +30,24 @@ func Apply(repo, reply string, pol Policy, opts Options) (*Result, error) {
 		res.Errors = append(res.Errors, Problem{Message: noEditMessage(reply)})
 		return res, nil
 	}
-	w := &workTree{root: root, pol: pol, files: map[string]*fileState{}}
-	seen := map[string]bool{}
+	w := &workTree{root: root, pol: pol, only: opts.Only, files: map[string]*fileState{}}
+	seen := map[string][]*edit{}
 	for _, e := range edits {
 		k := e.key()
-		if seen[k] {
+		if restates(e, seen[k]) {
 			res.Repairs = append(res.Repairs, fmt.Sprintf("%s: the same edit appears again at reply line %d; applied it once", e.label, e.line))
 			continue
 		}
-		seen[k] = true
+		seen[k] = append(seen[k], e)
 		if err := w.apply(e, res); err != nil {
 			return nil, err
 		}
 	}
 	changes := w.changes()
-	if len(changes) == 0 && len(res.Errors) == 0 {
+	switch {
+	case len(changes) == 0 && len(res.Errors) == 0 && len(res.Skipped) > 0:
+		res.Errors = append(res.Errors, Problem{Message: "the edit changes none of the files asked for; it changes only " + strings.Join(res.Skipped, ", ")})
+	case len(changes) == 0 && len(res.Errors) == 0:
 		res.Errors = append(res.Errors, Problem{Message: "the edit changes nothing: every file would stay as it is; send the change you intend"})
 	}
 	for _, c := range changes {
@@ -86,11 +90,21 @@ type fileState struct {
 	bad      bool   // refused: later edits of it are skipped
 }
 
+// moved maps the file's lines as the reply found it to where earlier edits
+// left them (see movedLines).
+func (st *fileState) moved() []int {
+	if !st.existed || st.cur == nil {
+		return nil
+	}
+	return movedLines(st.orig, *st.cur)
+}
+
 // workTree holds the files the edits touch, in memory, in the order first
 // touched.
 type workTree struct {
 	root  string
 	pol   Policy
+	only  func(string) bool
 	files map[string]*fileState
 	order []string
 }

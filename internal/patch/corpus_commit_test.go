@@ -11,7 +11,7 @@ import (
 // Every file must end up as intended, and a reply whose last file fails
 // must leave every file untouched.
 func TestCorpusCommits(t *testing.T) {
-	cases := buildCorpus(t, *corpusFiles, *corpusOther)
+	cases := buildCorpus(t)
 	pol := Policy{AllowDelete: true}
 	for i := 0; i+2 < len(cases); i += 3 {
 		group := cases[i : i+3]

@@ -20,6 +20,7 @@ type rawFile struct {
 // their op characters.
 type rawHunk struct {
 	claim    int // 0 when the header had no numbers
+	claimLen int // the header's count of old lines
 	body     []hunkLine
 	newNoEOL bool
 	oldNoEOL bool
@@ -107,6 +108,7 @@ func lexDiff(lines []string, fenced bool, defPath string, start int) []*rawFile 
 			h := rawHunk{}
 			if m := reHunkNums.FindStringSubmatch(t); m != nil {
 				h.claim, _ = strconv.Atoi(m[1])
+				h.claimLen = count(m[2])
 				if h.claim == 0 {
 					h.claim = 1 // "-0,0": the file starts empty
 				}
@@ -117,7 +119,7 @@ func lexDiff(lines []string, fenced bool, defPath string, start int) []*rawFile 
 					continue
 				}
 				alt := h
-				h = rawHunk{claim: h.claim}
+				h = rawHunk{claim: h.claim, claimLen: h.claimLen}
 				if met {
 					h.alt = &alt // in case what followed was prose
 				}

@@ -73,7 +73,6 @@ func repairAndParse(rf *rawFile) (*edit, error) {
 	}
 	var hunks []rawHunk
 	for _, h := range rf.hunks {
-		h.body = trimTrailingBlank(h.body)
 		if (&hunk{lines: h.body}).changes() {
 			hunks = append(hunks, h)
 		}
@@ -147,9 +146,9 @@ func repairAndParse(rf *rawFile) (*edit, error) {
 	}
 	e.label = e.path()
 	for i, frag := range f.TextFragments {
-		h := hunk{claim: hunks[i].claim, newNoEOL: hunks[i].newNoEOL, oldNoEOL: hunks[i].oldNoEOL}
+		h := hunk{claim: hunks[i].claim, claimLen: hunks[i].claimLen, newNoEOL: hunks[i].newNoEOL, oldNoEOL: hunks[i].oldNoEOL}
 		if a := hunks[i].alt; a != nil {
-			h.alt = &hunk{claim: a.claim, lines: trimTrailingBlank(a.body), newNoEOL: a.newNoEOL, oldNoEOL: a.oldNoEOL}
+			h.alt = &hunk{claim: a.claim, claimLen: a.claimLen, lines: a.body, newNoEOL: a.newNoEOL, oldNoEOL: a.oldNoEOL}
 		}
 		for _, l := range frag.Lines {
 			op := byte(' ')
@@ -164,15 +163,6 @@ func repairAndParse(rf *rawFile) (*edit, error) {
 		e.hunks = append(e.hunks, h)
 	}
 	return e, nil
-}
-
-// trimTrailingBlank drops blank context lines at the end of a hunk: they
-// are optional, and often invented or left over from the text after it.
-func trimTrailingBlank(body []hunkLine) []hunkLine {
-	for len(body) > 0 && body[len(body)-1].op == ' ' && strings.TrimSpace(body[len(body)-1].text) == "" {
-		body = body[:len(body)-1]
-	}
-	return body
 }
 
 func hasExt(ext []string, prefix string) bool {

@@ -51,9 +51,28 @@ func (e *edit) key() string {
 	return b.String()
 }
 
+// restates reports whether e repeats one of earlier, edits with the same
+// key: it does unless a hunk's header places it elsewhere, as when the
+// same change is made in two places of a file.
+func restates(e *edit, earlier []*edit) bool {
+	for _, o := range earlier {
+		same := true
+		for k, h := range e.hunks {
+			if c := o.hunks[k].claim; h.claim != 0 && c != 0 && h.claim != c {
+				same = false
+			}
+		}
+		if same {
+			return true
+		}
+	}
+	return false
+}
+
 // hunk is a run of context, removed and added lines.
 type hunk struct {
 	claim    int // old line number the header gave; 0 when it gave none
+	claimLen int // old line count the header gave
 	lines    []hunkLine
 	newNoEOL bool // the last new-side line has no newline after it
 	oldNoEOL bool // the last old-side line has no newline after it

@@ -37,6 +37,10 @@ func (w *workTree) apply(e *edit, res *Result) error {
 	if name == "" {
 		return fail(fmt.Sprintf("the edit at reply line %d names no file; give the path relative to the repository root", e.line))
 	}
+	if w.only != nil && !w.only(name) {
+		res.Skipped = append(res.Skipped, name)
+		return nil
+	}
 	if oldP != "" && newP != "" && oldP != newP && !e.isRename {
 		switch {
 		case exists(w.root, oldP) && !exists(w.root, newP):
@@ -93,12 +97,12 @@ func (w *workTree) apply(e *edit, res *Result) error {
 		if !e.isNew {
 			res.Repairs = append(res.Repairs, fmt.Sprintf("%s: does not exist and the diff only adds lines; created it", newP))
 		}
-		t, reps, probs := applyHunks(text{finalNL: true}, e, newP)
+		t, reps, probs := applyHunks(text{finalNL: true}, nil, e, newP)
 		res.Repairs, res.Errors = append(res.Repairs, reps...), append(res.Errors, probs...)
 		st.cur, st.mode, st.perm = &t, modeRegular, 0o644
 		return nil
 	}
-	t, reps, probs := applyHunks(*st.cur, e, newP)
+	t, reps, probs := applyHunks(*st.cur, st.moved(), e, newP)
 	res.Repairs, res.Errors = append(res.Repairs, reps...), append(res.Errors, probs...)
 	if len(probs) == 0 {
 		st.cur = &t
@@ -166,7 +170,7 @@ func (w *workTree) rename(e *edit, oldP, newP string, res *Result, fail func(str
 	case dst.bad || dst.cur != nil:
 		return fail(fmt.Sprintf("cannot rename %s to %s: %s already exists", oldP, newP, newP))
 	}
-	t, reps, probs := applyHunks(*src.cur, e, oldP)
+	t, reps, probs := applyHunks(*src.cur, src.moved(), e, oldP)
 	res.Repairs, res.Errors = append(res.Repairs, reps...), append(res.Errors, probs...)
 	if len(probs) > 0 {
 		return nil
@@ -188,7 +192,7 @@ func (w *workTree) delete(e *edit, oldP string, res *Result, fail func(string) e
 		return fail("cannot be deleted: it does not exist or is not a regular file")
 	}
 	if len(e.hunks) > 0 {
-		t, _, probs := applyHunks(*st.cur, e, oldP)
+		t, _, probs := applyHunks(*st.cur, st.moved(), e, oldP)
 		res.Errors = append(res.Errors, probs...)
 		if len(probs) > 0 {
 			return nil

@@ -22,6 +22,12 @@ func extract(reply string) ([]*edit, []string, []Problem) {
 	var edits []*edit
 	var repairs []string
 	var probs []Problem
+	// A reply sent with CRLF line endings: every line's "\r" is how it
+	// travelled, not part of it; a CRLF file's own "\r" is left under it.
+	if n := strings.Count(reply, "\n"); n > 0 && strings.Count(reply, "\r\n") == n {
+		reply = strings.ReplaceAll(reply, "\r\n", "\n")
+		repairs = append(repairs, "the reply has CRLF line endings; read them as plain line breaks")
+	}
 	lastPath := ""
 	for _, b := range splitBlocks(reply) {
 		if b.glued {

@@ -17,19 +17,20 @@ type placed struct {
 // the edit) and returns the new text. Context lines keep the file's own
 // bytes; added lines get the file's line ending. Hunks that overlap, which
 // git apply accepts because it applies them one after another, are applied
-// one after another too when placing them all at once fails.
-func applyHunks(t text, e *edit, name string) (text, []string, []Problem) {
+// one after another too when placing them all at once fails. moved maps
+// the lines of the file as the reply found it to t (see movedLines).
+func applyHunks(t text, moved []int, e *edit, name string) (text, []string, []Problem) {
 	all := make([]int, len(e.hunks))
 	for k := range all {
 		all[k] = k
 	}
-	out, repairs, probs := placeHunks(t, e, name, all, 0)
+	out, repairs, probs := placeHunks(t, moved, e, name, all, 0)
 	if len(probs) == 0 || len(e.hunks) < 2 {
 		return out, repairs, probs
 	}
 	cur, seqRepairs := t, []string{}
 	for k := range e.hunks {
-		next, reps, ps := placeHunks(cur, e, name, []int{k}, len(cur.lines)-len(t.lines))
+		next, reps, ps := placeHunks(cur, moved, e, name, []int{k}, len(cur.lines)-len(t.lines))
 		if len(ps) > 0 {
 			return t, repairs, probs
 		}
@@ -40,7 +41,7 @@ func applyHunks(t text, e *edit, name string) (text, []string, []Problem) {
 
 // placeHunks locates hunks ks of e in t and applies them. offset is added to
 // the first hunk's claimed position.
-func placeHunks(t text, e *edit, name string, ks []int, offset int) (text, []string, []Problem) {
+func placeHunks(t text, moved []int, e *edit, name string, ks []int, offset int) (text, []string, []Problem) {
 	var repairs []string
 	var probs []Problem
 	var spans []span
@@ -57,18 +58,17 @@ func placeHunks(t text, e *edit, name string, ks []int, offset int) (text, []str
 			probs = append(probs, problem(e, k, name, "it only adds lines, so there is nothing to find its place by; include two or three unchanged lines before and after the addition"))
 			continue
 		}
-		var wants []int
-		if h.claim > 0 {
-			wants = append(wants, h.claim-1)
-			if offset != 0 {
-				wants = append(wants, h.claim-1+offset)
-			}
-		}
-		r := locate(t.lines, pat, wants, spans)
-		if r.failed {
+		c := claimOf(h, offset, moved)
+		r := locate(t.lines, pat, c, spans)
+		// Blank context lines at the edges are often invented. Without
+		// them the hunk is a relaxed reading, so it is tried only when the
+		// hunk as written matches nowhere, and must then match one place:
+		// the header says nothing about which of several it meant.
+		var trimmed locateResult
+		if r.notFound() {
 			if th, ok := trimBlankEdges(h); ok {
-				if r2 := locate(t.lines, th.oldSide(), wants, spans); !r2.failed {
-					*h, r = th, r2
+				if trimmed = locate(t.lines, th.oldSide(), claimed{}, spans); !trimmed.failed {
+					*h, r = th, trimmed
 					pat = h.oldSide()
 					repairs = append(repairs, what+": dropped blank context lines that are not in the file")
 				}
@@ -76,21 +76,24 @@ func placeHunks(t text, e *edit, name string, ks []int, offset int) (text, []str
 		}
 		// The reading by the header's counts is only trusted where the
 		// header's line number agrees too, as in a diff a tool wrote.
-		if a := h.alt; r.failed && a != nil && a.changes() && len(a.oldSide()) > 0 && len(wants) > 0 {
-			if r2 := locate(t.lines, a.oldSide(), wants, spans); !r2.failed && r2.pos == wants[0] {
+		if a := h.alt; r.notFound() && a != nil && a.changes() && len(a.oldSide()) > 0 && len(c.at) > 0 {
+			if r2 := locate(t.lines, a.oldSide(), claimOf(a, offset, moved), spans); !r2.failed && r2.pos == c.at[0] {
 				*h, r = *h.alt, r2
 				pat = h.oldSide()
 				repairs = append(repairs, what+": read by the counts in its header; the lines after them are not part of it")
 			}
 		}
 		if r.failed {
+			if r.notFound() && len(trimmed.ambiguous) > 0 {
+				r = trimmed // more telling than "not found"
+			}
 			probs = append(probs, problem(e, k, name, locateMessage(r)))
 			continue
 		}
 		var rule reindent
 		switch r.level {
 		case levelLoose:
-			repairs = append(repairs, what+": matched ignoring trailing whitespace and line endings")
+			repairs = append(repairs, what+": matched ignoring trailing whitespace")
 		case levelIndent:
 			var ok bool
 			if rule, ok = fitReindent(h, t.lines[r.pos:r.pos+len(pat)]); !ok {
@@ -189,7 +192,7 @@ func trimBlankEdges(h *hunk) (hunk, bool) {
 	if len(l) == len(h.lines) || len(l) == 0 {
 		return hunk{}, false
 	}
-	return hunk{claim: h.claim, lines: l, newNoEOL: h.newNoEOL, oldNoEOL: h.oldNoEOL}, true
+	return hunk{claim: h.claim, claimLen: h.claimLen, lines: l, newNoEOL: h.newNoEOL, oldNoEOL: h.oldNoEOL}, true
 }
 
 // hunkName is how messages name hunk k of an edit.

@@ -17,10 +17,88 @@ func (s span) overlaps(o span) bool {
 
 // match levels, best first.
 const (
-	levelExact  = iota
-	levelLoose  // trailing whitespace and CR ignored
-	levelIndent // leading whitespace ignored too; the added lines are re-indented
+	levelExact  = iota // line endings aside: a file keeps its own
+	levelLoose         // trailing whitespace ignored too
+	levelIndent        // leading whitespace ignored too; the added lines are re-indented
 )
+
+// claimed is where a hunk's header places it: at one of the 0-based lines
+// in at (the header's line read against the file as the reply found it,
+// and as earlier edits left it), or up to reach lines after, when the
+// header counts more old lines than the hunk has (its context was
+// trimmed): the hunk lies within the span the header claims. guess holds
+// those lines moved by the offset earlier hunks of the edit were found at,
+// which is an inference, not the header's word. The zero value claims
+// nothing.
+type claimed struct {
+	at, guess []int
+	reach     int
+}
+
+// claimOf is what h's header claims; offset is how far from their claims
+// earlier hunks of the edit were found, and moved maps the file's lines as
+// the reply found it to where earlier edits left them (see movedLines).
+func claimOf(h *hunk, offset int, moved []int) claimed {
+	if h.claim <= 0 {
+		return claimed{}
+	}
+	l := h.claim - 1
+	c := claimed{at: []int{l}, reach: max(0, h.claimLen-len(h.oldSide()))}
+	if l < len(moved) && moved[l] != l {
+		c.at = append(c.at, moved[l])
+	}
+	if offset != 0 {
+		for _, a := range c.at {
+			c.guess = append(c.guess, a+offset)
+		}
+	}
+	return c
+}
+
+// pick finds the only candidate within the span the header claims. Only an
+// exact match may be picked by a guessed position too.
+func (c claimed) pick(cands []int, level int) (int, bool) {
+	starts := c.at
+	if level == levelExact {
+		starts = append(starts[:len(starts):len(starts)], c.guess...)
+	}
+	found := -1
+	for _, p := range cands {
+		for _, a := range starts {
+			if p >= a && p <= a+c.reach {
+				if found >= 0 && found != p {
+					return 0, false
+				}
+				found = p
+			}
+		}
+	}
+	return found, found >= 0
+}
+
+// movedLines maps each line of orig, and its end, to where it is in cur,
+// so that an edit whose header numbers the file as the reply found it can
+// be placed after earlier edits of the reply changed it. A removed line
+// maps to the line now in its place. nil when nothing moved.
+func movedLines(orig, cur text) []int {
+	if len(orig.lines) == len(cur.lines) && string(orig.bytes()) == string(cur.bytes()) {
+		return nil
+	}
+	moved := make([]int, len(orig.lines)+1)
+	next := 0
+	for _, o := range lineDiff(orig.lines, cur.lines) {
+		switch o.kind {
+		case opEqual:
+			moved[o.ai], next = o.bi, o.bi+1
+		case opDelete:
+			moved[o.ai] = next
+		case opInsert:
+			next = o.bi + 1
+		}
+	}
+	moved[len(orig.lines)] = len(cur.lines)
+	return moved
+}
 
 // locateResult is where a hunk goes, or why it goes nowhere.
 type locateResult struct {
@@ -33,14 +111,18 @@ type locateResult struct {
 	failed    bool
 }
 
-// locate finds pat in lines: exactly at an expected position (0-based:
-// the header's claim, and the claim moved by the offset earlier hunks were
-// found at), then exactly anywhere, then ignoring trailing whitespace and
-// CR, then ignoring indentation too. Several matches are resolved only when exactly one lies within
-// claimSlack lines of an expected position; otherwise the hunk is
-// ambiguous: never guess. Places overlapping taken spans are not
-// candidates.
-func locate(lines, pat []string, wants []int, taken []span) locateResult {
+// notFound reports whether r failed because nothing matched, rather than
+// because several places did: only then may a looser reading be tried.
+func (r locateResult) notFound() bool { return r.failed && len(r.ambiguous) == 0 }
+
+// locate finds pat in lines, comparing exactly (line endings aside: the
+// file keeps its own), then ignoring trailing whitespace, then ignoring
+// indentation too. A level is tried only when the stricter one matched
+// nowhere, so a relaxed match never beats a stricter one elsewhere. Where
+// a level matches several places, the one within the span the header
+// claims wins (see claimed.pick); otherwise the hunk is ambiguous: never
+// guess. Places overlapping taken spans are not candidates.
+func locate(lines, pat []string, c claimed, taken []span) locateResult {
 	free := func(p int) bool {
 		for _, t := range taken {
 			if (span{p, len(pat)}).overlaps(t) {
@@ -50,22 +132,10 @@ func locate(lines, pat []string, wants []int, taken []span) locateResult {
 		return true
 	}
 	for level, eq := range []func(a, b string) bool{
-		func(a, b string) bool { return a == b },
+		func(a, b string) bool { return trimCR(a) == trimCR(b) },
 		func(a, b string) bool { return loose(a) == loose(b) },
 		func(a, b string) bool { return strings.TrimSpace(a) == strings.TrimSpace(b) },
 	} {
-		var at []int
-		for _, w := range wants {
-			if matchAt(lines, pat, w, eq) && free(w) && !contains(at, w) {
-				at = append(at, w)
-			}
-		}
-		if len(at) == 1 {
-			return locateResult{pos: at[0], level: level}
-		}
-		if len(at) > 1 {
-			return locateResult{failed: true, ambiguous: at}
-		}
 		var cands []int
 		for p := 0; p+len(pat) <= len(lines); p++ {
 			if matchAt(lines, pat, p, eq) && free(p) {
@@ -75,25 +145,19 @@ func locate(lines, pat []string, wants []int, taken []span) locateResult {
 		if len(cands) == 0 {
 			continue
 		}
-		if p, ok := nearest(cands, wants); ok {
+		if len(cands) == 1 {
+			return locateResult{pos: cands[0], level: level}
+		}
+		if p, ok := c.pick(cands, level); ok {
 			return locateResult{pos: p, level: level}
 		}
 		return locateResult{failed: true, ambiguous: cands}
 	}
 	want := -1
-	if len(wants) > 0 {
-		want = wants[0]
+	if len(c.at) > 0 {
+		want = c.at[0]
 	}
 	return locateResult{failed: true, hint: nearMiss(lines, pat, want)}
-}
-
-func contains(s []int, v int) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 func matchAt(lines, pat []string, p int, eq func(a, b string) bool) bool {
@@ -106,31 +170,6 @@ func matchAt(lines, pat []string, p int, eq func(a, b string) bool) bool {
 		}
 	}
 	return true
-}
-
-// claimSlack is how far from an expected line a match among several may
-// be and still win: a header a few lines off is a miscount, one further off
-// says nothing about which of several equal places was meant.
-const claimSlack = 3
-
-// nearest picks the only candidate, or among several the only one within
-// claimSlack lines of an expected position.
-func nearest(cands []int, wants []int) (int, bool) {
-	if len(cands) == 1 {
-		return cands[0], true
-	}
-	found := -1
-	for _, c := range cands {
-		for _, w := range wants {
-			if abs(c-w) <= claimSlack {
-				if found >= 0 && found != c {
-					return 0, false
-				}
-				found = c
-			}
-		}
-	}
-	return found, found >= 0
 }
 
 func abs(x int) int {

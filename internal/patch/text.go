@@ -46,11 +46,6 @@ func (t text) crlf() bool {
 	return n > 0 && n*2 >= len(t.lines)
 }
 
-// clone returns a copy of t whose lines can be changed independently.
-func (t text) clone() text {
-	return text{lines: append([]string(nil), t.lines...), finalNL: t.finalNL}
-}
-
 // loose is the form lines are compared in when exact matching fails:
 // trailing spaces, tabs and carriage returns do not count.
 func loose(s string) string { return strings.TrimRight(s, " \t\r") }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentfix/agentfix/internal/agent"
 	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
@@ -27,6 +28,9 @@ func (o *Outcome) Title() string {
 type CommitInfo struct {
 	// Fixes is the issue the commit closes; 0 for none.
 	Fixes int
+	// Refs is an issue the commit is about but does not close (an
+	// unproven change); 0 for none.
+	Refs int
 	// RunURL links the workflow run that made the commit.
 	RunURL string
 }
@@ -45,8 +49,17 @@ func CommitMessage(o *Outcome, info CommitInfo) string {
 		}
 		b.WriteString("\n")
 	}
+	if o.Result == Unproven {
+		b.WriteString("Unproven: no test reproduces the task, and the verify commands\npassed before this change too; nothing shows that it fixes the task.\n\n")
+	}
 	if info.Fixes > 0 {
 		fmt.Fprintf(&b, "Fixes #%d\n\n", info.Fixes)
+	}
+	if info.Refs > 0 {
+		fmt.Fprintf(&b, "Refs #%d\n\n", info.Refs)
+	}
+	if p := o.Proof(); p != nil && p.Kind == agent.ProofReproduced {
+		fmt.Fprintf(&b, "Reproduced by: %s (%s)\n", strings.Join(p.Tests, ", "), strings.Join(p.Files, ", "))
 	}
 	cmds := o.Job.Commands
 	if cmds == nil {

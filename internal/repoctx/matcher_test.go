@@ -1,9 +1,6 @@
 package repoctx
 
 import (
-	"os"
-	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -57,14 +54,7 @@ func TestMatcherAgreesWithTokenizing(t *testing.T) {
 	edge := []byte("ParseDate parse_date parseDate PARSE_DATE HTTPServer ServeHTTP https http2 utf8Reader " +
 		"Int64Value 0xDeadBeef _parse __init__ date_ x.Date()\nDATE dates update éParse parseé Parse\n" +
 		"myHTTPServerFoo ioReader io.Reader IO")
-	sources := [][]byte{edge}
-	for _, f := range []string{"net/http/server.go", "strconv/quote.go", "go/parser/parser.go"} {
-		b, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", f))
-		if err != nil {
-			t.Fatalf("read GOROOT file: %v", err)
-		}
-		sources = append(sources, b)
-	}
+	sources := append([][]byte{edge}, ownSources(t)...)
 	terms := []mterm{
 		{text: []byte("parse")}, {text: []byte("date")}, {text: []byte("http")}, {text: []byte("server")},
 		{text: []byte("serve")}, {text: []byte("https")}, {text: []byte("http2")}, {text: []byte("utf8")},

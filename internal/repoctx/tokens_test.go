@@ -1,10 +1,10 @@
 package repoctx
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 )
 
@@ -28,10 +28,7 @@ func TestEstimateTokens(t *testing.T) {
 // The packer sums estimates of pieces; that is only safe if the estimate of
 // a concatenation never exceeds the sum.
 func TestEstimateTokensSubadditive(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "fmt", "print.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := bytes.Join(ownSources(t), nil)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for k := 0; k < 2000; k++ {
 		i := rng.IntN(len(src))
@@ -47,11 +44,28 @@ func TestEstimateTokensSubadditive(t *testing.T) {
 // A real tokenizer needs at least one token per 4-5 bytes of Go; the
 // estimate must not be below that, or packs would overflow the window.
 func TestEstimateTokensIsHigh(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "net", "http", "server.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := bytes.Join(ownSources(t), nil)
 	if n := EstimateTokens(string(src)); n < len(src)/4 {
 		t.Errorf("EstimateTokens = %d for %d bytes of Go: below one token per 4 bytes", n, len(src))
 	}
+}
+
+// ownSources is this package's Go files: real Go that is in the
+// repository, so that every machine tests the same bytes (the files of
+// GOROOT change with the Go version).
+func ownSources(t testing.TB) [][]byte {
+	t.Helper()
+	paths, err := filepath.Glob("*.go")
+	if err != nil || len(paths) < 5 {
+		t.Fatalf("this package's Go files: %v %v", paths, err)
+	}
+	var out [][]byte
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
 }

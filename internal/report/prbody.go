@@ -15,6 +15,10 @@ const MaxBody = 65536
 // fixes.
 func PRTitle(r *Run) string {
 	title := untrusted.Line(strings.SplitN(r.Title, "\n", 2)[0])
+	prefix := "agentfix: "
+	if r.Result == Unproven {
+		prefix = "agentfix (unproven, no test proves it): "
+	}
 	switch {
 	case r.Kind == "nightly" && title == "":
 		title = "fix failing checks on the default branch"
@@ -25,7 +29,7 @@ func PRTitle(r *Run) string {
 		title = cut(title, 200)
 		title = strings.TrimSpace(strings.ReplaceAll(title, "\n", " "))
 	}
-	return "agentfix: " + title
+	return prefix + title
 }
 
 // PRBody is the pull request's description: summary, plan, files, the
@@ -68,13 +72,21 @@ func prKey(r *Run) string {
 // prHead is the PR body without the session excerpt and the footer.
 func prHead(r *Run) string {
 	var b strings.Builder
-	if r.Number > 0 && !r.IsPR {
+	switch {
+	case r.Number > 0 && !r.IsPR && r.Result == Unproven:
+		// Not a closing keyword: merging an unproven change must not
+		// close the issue.
+		fmt.Fprintf(&b, "Refs #%d\n\n", r.Number)
+	case r.Number > 0 && !r.IsPR:
 		fmt.Fprintf(&b, "Fixes #%d\n\n", r.Number)
 	}
 	if r.IsPR && r.Number > 0 {
 		fmt.Fprintf(&b, "Fixes the failing checks of #%d (this PR merges into its branch).\n\n", r.Number)
 	}
-	if !r.Verified {
+	b.WriteString(unsandboxedNote(r))
+	if r.Result == Unproven {
+		b.WriteString(unprovenWarning)
+	} else if !r.Verified {
 		b.WriteString("> [!WARNING]\n> This fix did **not** pass verification")
 		if r.Reason != "" {
 			fmt.Fprintf(&b, " (%s)", untrusted.Markdown(r.Reason))
@@ -85,7 +97,7 @@ func prHead(r *Run) string {
 	if r.Summary != "" {
 		b.WriteString(strings.TrimSpace(r.Summary) + "\n\n")
 	} else {
-		fmt.Fprintf(&b, "agentfix changed %d file(s) to %s.\n\n", len(r.Files), untrusted.Markdown(strings.TrimPrefix(PRTitle(r), "agentfix: ")))
+		fmt.Fprintf(&b, "agentfix changed %d file(s) to %s.\n\n", len(r.Files), untrusted.Markdown(strings.SplitN(PRTitle(r), ": ", 2)[1]))
 	}
 	if len(r.Plan) > 0 {
 		b.WriteString("## Plan\n\n")
@@ -101,6 +113,7 @@ func prHead(r *Run) string {
 		}
 		b.WriteString("\n")
 	}
+	proofSection(&b, r, "## Proof")
 	b.WriteString("## Verification\n\n")
 	if r.Before == nil && r.After == nil {
 		b.WriteString("No verification ran.\n\n")

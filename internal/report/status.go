@@ -69,12 +69,20 @@ func done(b *strings.Builder, r *Run) {
 		} else {
 			fmt.Fprintf(b, "✅ **Fixed** in %d round(s); no pull request was opened.\n", r.Rounds)
 		}
+		if p := r.Proof; p != nil && p.Kind == ProofReproduced {
+			fmt.Fprintf(b, "\nProven by %s, written first: it fails on the base and passes with the fix.\n", codeList(p.Tests))
+		}
 	case NothingToDo:
 		b.WriteString("✅ **Nothing to do**: the checks pass.\n")
 	case Checked:
 		checked(b, r)
 	case Refused:
 		fmt.Fprintf(b, "🚫 **Not run**: %s\n", untrusted.Markdown(r.Reason))
+	case Unproven:
+		fmt.Fprintf(b, "⚠️ **Unproven** after %d round(s): agentfix found a change that passes the checks, but could not write a test that fails without it, and the checks passed before the change too. Nothing shows the change solves this issue, so no pull request is ready.\n", r.Rounds)
+		if r.PR != nil && r.PR.Number > 0 {
+			fmt.Fprintf(b, "\nThe unproven change is in draft pull request #%d, for a person to check.\n", r.PR.Number)
+		}
 	default:
 		fmt.Fprintf(b, "❌ **Not fixed** after %d round(s)", r.Rounds)
 		if r.Reason != "" {
@@ -88,14 +96,20 @@ func done(b *strings.Builder, r *Run) {
 	for _, n := range r.Notes {
 		fmt.Fprintf(b, "\n> %s\n", n)
 	}
+	if note := unsandboxedNote(r); note != "" {
+		b.WriteString("\n" + strings.TrimSuffix(note, "\n"))
+	}
 	if r.Before != nil || r.After != nil {
 		b.WriteString("\n")
 		verification(b, r)
 	}
-	if (r.Result == NotFixed || r.Result == Fixed) && r.Diff != "" && (r.PR == nil || r.PR.Number == 0) {
+	if (r.Result == NotFixed || r.Result == Fixed || r.Result == Unproven) && r.Diff != "" && (r.PR == nil || r.PR.Number == 0) {
 		title := "Best attempt (unverified diff)"
-		if r.Result == Fixed {
+		switch r.Result {
+		case Fixed:
 			title = "The fix (verified diff)"
+		case Unproven:
+			title = "The change (passes the checks; no test proves it)"
 		}
 		b.WriteString("<details><summary>" + title + "</summary>\n\n")
 		b.WriteString(codeBlock("diff", cut(r.Diff, maxDiffInComment)))

@@ -58,6 +58,11 @@ func StepSummary(r *Run) string {
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "> %s\n\n", n)
 	}
+	b.WriteString(unsandboxedNote(r))
+	if r.Result == Unproven {
+		b.WriteString(unprovenWarning)
+	}
+	proofSection(&b, r, "### Proof")
 	if r.Before != nil || r.After != nil {
 		b.WriteString("### Verification\n\n")
 		verification(&b, r)

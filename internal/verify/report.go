@@ -85,6 +85,8 @@ type Report struct {
 	Commands []CommandResult `json:"commands"`
 	// Flaky are failures that passed on a re-run: not failures to fix.
 	Flaky []Failure `json:"flaky"`
+	// Sandbox says how the commands were contained.
+	Sandbox *SandboxInfo `json:"sandbox,omitempty"`
 }
 
 // Failures returns the failures of every command, in order.

@@ -41,11 +41,16 @@ type Options struct {
 	KillGrace time.Duration
 	// Allow is verify.allow from the config, on top of BuiltinAllow.
 	Allow []string
-	// EnvPassthrough is verify.env_passthrough: names ScrubEnv keeps.
-	EnvPassthrough []string
-	// Environ is the base environment (os.Environ() in the CLI), scrubbed
-	// with ScrubEnv before use.
+	// Env are verify.env entries (NAME passes a variable, NAME=value sets
+	// one) and EnvPassthrough the names of verify.env_passthrough, which
+	// pass like NAME entries.
+	Env, EnvPassthrough []string
+	// Environ is agentfix's environment (os.Environ() in the CLI), from
+	// which TestEnv builds the commands' environment by allow-list.
 	Environ []string
+	// Sandbox says how commands are contained; the zero value sandboxes
+	// them where bubblewrap works.
+	Sandbox Sandbox
 	// OutputCap is the bytes of output kept per command, head and tail
 	// (DefaultOutputCap when 0).
 	OutputCap int
@@ -108,8 +113,14 @@ func Run(ctx context.Context, cmds []string, opts Options) (*Report, error) {
 			return nil, err
 		}
 	}
-	r := &runner{opts: opts, env: ScrubEnv(opts.Environ, opts.EnvPassthrough)}
-	rep := &Report{Passed: true, Commands: []CommandResult{}, Flaky: []Failure{}}
+	from := envMap(opts.Environ)
+	sb, err := prepareSandbox(opts, from)
+	if err != nil {
+		return nil, fmt.Errorf("verify: %w", err)
+	}
+	defer sb.cleanup()
+	r := &runner{opts: opts, sandbox: sb, env: TestEnv(opts.Environ, append(append([]string(nil), opts.EnvPassthrough...), opts.Env...), sandboxVars(sb.info, from))}
+	rep := &Report{Passed: true, Commands: []CommandResult{}, Flaky: []Failure{}, Sandbox: sb.info}
 	for i, argv := range argvs {
 		res, err := r.runOne(ctx, argv, false)
 		if err == nil && !res.Passed && opts.FlakyReruns > 0 {
@@ -127,8 +138,41 @@ func Run(ctx context.Context, cmds []string, opts Options) (*Report, error) {
 
 // runner runs commands with one set of options and one environment.
 type runner struct {
-	opts Options
-	env  []string
+	opts    Options
+	env     []string
+	sandbox *sandboxed
+}
+
+// sandboxVars are the variables the sandbox sets: a home and a /tmp of the
+// command's own (the real home's path, emptied, so that the toolchains'
+// defaults find the caches put back in it). Unsandboxed, HOME and TMPDIR
+// are agentfix's.
+func sandboxVars(info *SandboxInfo, from map[string]string) []string {
+	if !info.Enabled {
+		var set []string
+		for _, k := range []string{"HOME", "TMPDIR"} {
+			if v, ok := from[k]; ok {
+				set = append(set, k+"="+v)
+			}
+		}
+		return set
+	}
+	home := from["HOME"]
+	if home == "" || home == "/" {
+		home = "/tmp"
+	}
+	return []string{"HOME=" + home, "TMPDIR=/tmp"}
+}
+
+// envMap is environ as a map; later duplicates win.
+func envMap(environ []string) map[string]string {
+	m := map[string]string{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
+			m[k] = v
+		}
+	}
+	return m
 }
 
 // runOne runs argv once and parses its failures.
@@ -156,9 +200,21 @@ func (r *runner) runOne(ctx context.Context, argv []string, rerun bool) (Command
 		gj = newGoJSON(sink)
 		out = gj
 	}
+	run := argv
+	if r.sandbox.info.Enabled {
+		// bwrap would report a missing tool as a failing command.
+		tool := argv[0]
+		if strings.Contains(tool, "/") && !filepath.IsAbs(tool) {
+			tool = filepath.Join(r.opts.Dir, tool)
+		}
+		if lookPathIn(tool, envMap(r.env)["PATH"]) == "" {
+			return CommandResult{}, fmt.Errorf("%w %s: not found on PATH inside the sandbox (a tool under the home directory needs verify.readable)", errStart, argv[0])
+		}
+		run = append(append([]string(nil), r.sandbox.prefix...), argv...)
+	}
 	endGroup := r.startGroup(log, argv, rerun)
 	p := &proc{
-		argv: argv, dir: r.opts.Dir, env: r.env, out: out,
+		argv: run, dir: r.opts.Dir, env: r.env, out: out,
 		timeout: r.opts.Timeout, grace: r.opts.KillGrace,
 		marker: "AGENTFIX_VERIFY_RUN=" + randomHex(),
 	}
@@ -191,6 +247,10 @@ func (r *runner) runOne(ctx context.Context, argv []string, rerun bool) (Command
 		res.passing = gj.passing()
 	case t == toolCargo:
 		res.passing = cargoPassing(stripANSI(res.Output))
+	case t == toolPytest:
+		res.passing = pytestPassing(stripANSI(res.Output), pytestNames(argv))
+	case t == toolJS:
+		res.passing = tapPassing(stripANSI(res.Output))
 	}
 	if res.Passed {
 		return res, nil

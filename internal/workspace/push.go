@@ -26,12 +26,15 @@ type RemoteOptions struct {
 	// Env is the base environment of git (os.Environ() when nil), which
 	// gitrun's policy filters.
 	Env []string
+	// Server is the URL the token is scoped to (GITHUB_SERVER_URL);
+	// gitrun.DefaultServer when empty.
+	Server string
 }
 
 // Runner is the git runner for the work tree: calls that ask for Auth send
 // the token, and every call masks it.
 func (o RemoteOptions) Runner() gitrun.Runner {
-	return gitrun.Runner{Dir: o.Dir, Env: o.Env, Token: o.Token}
+	return gitrun.Runner{Dir: o.Dir, Env: o.Env, Token: o.Token, Server: o.Server}
 }
 
 // PushOptions describe one push.

@@ -61,6 +61,7 @@ func commitFile(t *testing.T, dir, name, content string) string {
 }
 
 func TestPushBranchCreatesAndFastForwards(t *testing.T) {
+	t.Parallel()
 	bare, clone := newRemote(t)
 	ctx := context.Background()
 	opts := RemoteOptions{Dir: clone}
@@ -89,6 +90,7 @@ func TestPushBranchCreatesAndFastForwards(t *testing.T) {
 }
 
 func TestPushBranchNeverForces(t *testing.T) {
+	t.Parallel()
 	bare, clone := newRemote(t)
 	ctx := context.Background()
 	opts := RemoteOptions{Dir: clone}
@@ -114,6 +116,7 @@ func TestPushBranchNeverForces(t *testing.T) {
 }
 
 func TestPushBranchRefusesProtected(t *testing.T) {
+	t.Parallel()
 	bare, clone := newRemote(t)
 	before := gitT(t, bare, "rev-parse", "refs/heads/main")
 	c1 := commitFile(t, clone, "b.txt", "1\n")
@@ -129,6 +132,7 @@ func TestPushBranchRefusesProtected(t *testing.T) {
 }
 
 func TestPushBranchRejectedByHook(t *testing.T) {
+	t.Parallel()
 	bare, clone := newRemote(t)
 	hook := filepath.Join(bare, "hooks", "pre-receive")
 	if err := os.WriteFile(hook, []byte("#!/bin/sh\necho protected by policy >&2\nexit 1\n"), 0o755); err != nil {
@@ -146,6 +150,7 @@ func TestPushBranchRejectedByHook(t *testing.T) {
 // HTTP (git http-backend as CGI) and requires the Authorization header the
 // token should produce; the token must not end up in .git/config.
 func TestPushBranchTokenOnlyInEnvironment(t *testing.T) {
+	t.Parallel()
 	bare, clone := newRemote(t)
 	const token = "ghs_secretTOKEN123"
 	want := "Basic " + base64.StdEncoding.EncodeToString([]byte("x-access-token:"+token))
@@ -185,7 +190,8 @@ func TestPushBranchTokenOnlyInEnvironment(t *testing.T) {
 	if noToken == nil {
 		t.Fatal("push without a token succeeded; the server check is not working")
 	}
-	opts := RemoteOptions{Dir: clone, Token: token}
+	// The token is scoped to the server (GITHUB_SERVER_URL in the action).
+	opts := RemoteOptions{Dir: clone, Token: token, Server: srv.URL}
 	if err := PushBranch(ctx, PushOptions{RemoteOptions: opts, Commit: c1, Branch: "agent-fix/issue-4"}); err != nil {
 		t.Fatal(err)
 	}
@@ -212,6 +218,7 @@ func TestPushBranchTokenOnlyInEnvironment(t *testing.T) {
 // TestPushBranchMasksToken names the remote after the token, so git
 // prints it in its error.
 func TestPushBranchMasksToken(t *testing.T) {
+	t.Parallel()
 	_, clone := newRemote(t)
 	head := gitT(t, clone, "rev-parse", "HEAD")
 	err := PushBranch(context.Background(), PushOptions{RemoteOptions: RemoteOptions{Dir: clone, Remote: "tok123secret", Token: "tok123secret"}, Commit: head, Branch: "x"})
@@ -224,6 +231,7 @@ func TestPushBranchMasksToken(t *testing.T) {
 }
 
 func TestFetchBranchFullRefAndExactMatch(t *testing.T) {
+	t.Parallel()
 	bare, clone := newRemote(t)
 	ctx := context.Background()
 	c1 := commitFile(t, clone, "b.txt", "1\n")

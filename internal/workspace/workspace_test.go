@@ -60,6 +60,7 @@ func read(t *testing.T, dir, name string) string {
 }
 
 func TestOpenFindsRootFromSubdirectory(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a/b/c.txt": "x\n"})
 	sub, err := Open(context.Background(), filepath.Join(r.Root, "a", "b"))
 	if err != nil {
@@ -76,6 +77,7 @@ func TestOpenFindsRootFromSubdirectory(t *testing.T) {
 }
 
 func TestCheckpointRefusesDirtyTree(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "one\n"})
 	write(t, r.Root, "a.txt", "mine\n")
 	_, err := r.Checkpoint(context.Background())
@@ -92,6 +94,7 @@ func TestCheckpointRefusesDirtyTree(t *testing.T) {
 }
 
 func TestRestoreReturnsToCheckpointAndKeepsUntrackedFiles(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r := newRepo(t, map[string]string{"a.txt": "one\n", ".gitignore": "*.log\n"})
 	write(t, r.Root, "notes.txt", "user notes\n") // untracked, the user's
@@ -122,6 +125,7 @@ func TestRestoreReturnsToCheckpointAndKeepsUntrackedFiles(t *testing.T) {
 }
 
 func TestCommitOnNewBranchWithOwnIdentity(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r := newRepo(t, map[string]string{"a.txt": "one\n"})
 	write(t, r.Root, "a.txt", "two\n")
@@ -160,6 +164,7 @@ func TestCommitOnNewBranchWithOwnIdentity(t *testing.T) {
 }
 
 func TestSlug(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"Fix: Sum() returns the wrong total!": "fix-sum-returns-the-wrong-total",
 		"   ":                                 "task",
@@ -173,6 +178,7 @@ func TestSlug(t *testing.T) {
 }
 
 func TestStatusSeesRenamesSpacesAndDetachedHead(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r := newRepo(t, map[string]string{"a b.txt": "one\n", "old.txt": "x\n"})
 	run(t, r.Root, "mv", "old.txt", "new name.txt")
@@ -203,6 +209,7 @@ func TestStatusSeesRenamesSpacesAndDetachedHead(t *testing.T) {
 }
 
 func TestRestoreRefusesWhenHeadMoved(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r := newRepo(t, map[string]string{"a.txt": "one\n"})
 	cp, err := r.Checkpoint(ctx)
@@ -221,6 +228,7 @@ func TestRestoreRefusesWhenHeadMoved(t *testing.T) {
 }
 
 func TestCheckpointNeedsACommit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	run(t, dir, "init", "--quiet")
 	r, err := Open(context.Background(), dir)

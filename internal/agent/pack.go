@@ -31,7 +31,7 @@ func (r *run) pack(ctx context.Context) error {
 	}
 	r.task = taskText(r.job.Task, r.before) + fmt.Sprintf(accepted, strings.Join(r.cfg.Verify.Commands, "\n"))
 	query := taskQuery(r.job.Task, r.before)
-	budget := contextBudget(r.window())
+	budget := ContextBudget(r.window())
 	p, err := repoctx.Build(ctx, r.repo.Root, query, repoctx.Options{Budget: budget})
 	if err != nil {
 		return fmt.Errorf("build: %w", err)
@@ -46,9 +46,12 @@ func (r *run) pack(ctx context.Context) error {
 	return r.record("context", Packed{Budget: budget, Query: query, Files: p.Files, TokensUsed: p.TokensUsed, RepoFiles: p.RepoFiles, TookMS: p.TookMS})
 }
 
-// contextBudget is the share of the model's window the code may take: what
-// is left after room for the reply and the conversation, within bounds.
-func contextBudget(window int) int {
+// ContextBudget is the share of a model's context window (in tokens) that
+// the context pack may take: what is left after room for the reply and the
+// conversation, within bounds. A window of 0 (unknown) gets the largest
+// pack. `agentfix context` uses the same rule, so that it shows what a fix
+// would pack.
+func ContextBudget(window int) int {
 	if window <= 0 {
 		return maxBudget
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/agentfix/agentfix/internal/repoctx"
 	"github.com/agentfix/agentfix/internal/verify"
@@ -32,13 +33,24 @@ func (r *run) pack(ctx context.Context) error {
 	r.task = taskText(r.job.Task, r.before) + fmt.Sprintf(accepted, strings.Join(r.cfg.Verify.Commands, "\n"))
 	query := taskQuery(r.job.Task, r.before)
 	budget := ContextBudget(r.window())
-	p, err := repoctx.Build(ctx, r.repo.Root, query, repoctx.Options{Budget: budget})
+	start := time.Now()
+	ix, err := repoctx.Open(ctx, r.repo.Root)
 	if err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
-	r.packed = map[string]bool{}
+	ranked, err := ix.Rank(ctx, query)
+	if err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	p, err := ranked.Pack(ctx, repoctx.Options{Budget: budget})
+	if err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	p.TookMS = time.Since(start).Milliseconds()
+	r.index = ix
+	r.shown = map[string][]repoctx.Chunk{}
 	for _, f := range p.Files {
-		r.packed[f.Path] = true
+		r.shown[f.Path] = f.Chunks
 	}
 	r.conv = prefix(p.Text(), r.task)
 	r.fixed = len(r.conv)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -15,15 +16,20 @@ import (
 	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
-// Plan is the model's plan: the files it will change and how.
+// Plan is the model's plan: the files it will change and how, and what it
+// wants to see before it writes the edit.
 type Plan struct {
 	Files []string `json:"files"`
 	Steps []string `json:"steps"`
+	// Look lists up to MaxLook parts of the repository to be shown before
+	// the edit: FILE, FILE:NAME (a function, type or Type.Method) or
+	// FILE:START-END.
+	Look []string `json:"look,omitempty"`
 }
 
 // planSchema is sent as the plan request's format, so the server constrains
 // the reply to it (Ollama structured outputs).
-var planSchema = json.RawMessage(`{"type":"object","properties":{"files":{"type":"array","items":{"type":"string"},"minItems":1},"steps":{"type":"array","items":{"type":"string"},"minItems":1}},"required":["files","steps"]}`)
+var planSchema = json.RawMessage(`{"type":"object","properties":{"files":{"type":"array","items":{"type":"string"},"minItems":1},"steps":{"type":"array","items":{"type":"string"},"minItems":1},"look":{"type":"array","items":{"type":"string"},"maxItems":` + strconv.Itoa(MaxLook) + `}},"required":["files","steps"]}`)
 
 // PlanEvent is a session event: one plan reply and whether it was usable.
 type PlanEvent struct {
@@ -58,7 +64,7 @@ func (r *run) plan(ctx context.Context) error {
 			r.fixed = len(r.conv)
 			r.res.Plan = p
 			r.logf("plan: %s", strings.Join(p.Files, ", "))
-			if more := r.planFiles(p); more != "" {
+			if more := r.look(p); more != "" {
 				r.say(more)
 			}
 			return nil

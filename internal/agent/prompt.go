@@ -69,7 +69,8 @@ It is in the work tree now (%[1]s) and frozen: the fix may not change, rename or
 const feedbackNoReproduction = `No test reproduced the problem. Fix it anyway, as well as you can.`
 
 const planRequest = `Before writing any code, plan the fix.
-Reply with JSON only: "files" lists the paths (relative to the repository root) of the files you will change, "steps" says in a few short sentences what you will change in them.`
+Reply with JSON only: "files" lists the paths (relative to the repository root) of the files you will change, "steps" says in a few short sentences what you will change in them, naming the functions.
+If you need to see more code before writing the edit, "look" lists up to 6 things to be shown: "path/file.go:FuncName" (a function, type or Type.Method), "path/file.go:120-180" (lines) or "path/file.go" (a file from the repository map).`
 
 const patchRequest = `Now write the fix as one unified diff in plain text (a ` + "```diff" + ` fenced block is fine):
 - headers "--- a/PATH" and "+++ b/PATH", paths relative to the repository root ("--- /dev/null" for a new file);

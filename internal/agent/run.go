@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/llm"
+	"github.com/agentfix/agentfix/internal/repoctx"
 	"github.com/agentfix/agentfix/internal/session"
 	"github.com/agentfix/agentfix/internal/untrusted"
 	"github.com/agentfix/agentfix/internal/verify"
@@ -34,12 +35,13 @@ type run struct {
 	modelTime, verifyTime time.Duration
 	res                   Result
 
-	conv    []llm.Message   // the conversation: stable prefix, then exchanges
-	fixed   int             // how many leading messages are never trimmed
-	pending []string        // feedback for the next patch request
-	cut     bool            // the last reply ran into its token limit
-	early   string          // an edit the model sent instead of a plan
-	packed  map[string]bool // files the context pack shows
+	conv    []llm.Message              // the conversation: stable prefix, then exchanges
+	fixed   int                        // how many leading messages are never trimmed
+	pending []string                   // feedback for the next patch request
+	cut     bool                       // the last reply ran into its token limit
+	early   string                     // an edit the model sent instead of a plan
+	index   *repoctx.Index             // the repository's files, for the look step
+	shown   map[string][]repoctx.Chunk // lines shown so far, per file
 
 	recordErr error          // why the session record could not be written
 	task      string         // the task as the model reads it

@@ -133,11 +133,7 @@ func (r *Ranking) cost(i int, o *outline, chunks []Chunk) int {
 }
 
 func (r *Ranking) sectionHeader(i int, o *outline, chunks []Chunk) string {
-	spans := make([]string, len(chunks))
-	for k, c := range chunks {
-		spans[k] = fmt.Sprintf("%d-%d", c.StartLine, c.EndLine)
-	}
-	return fmt.Sprintf("\n## %s (lines %s of %d)\n", r.ix.paths[i], strings.Join(spans, ", "), len(o.lines))
+	return chunkHeader(r.ix.paths[i], len(o.lines), chunks)
 }
 
 // candidates are the parts of file i worth packing, best first: relevant
@@ -222,21 +218,9 @@ func mergeChunks(cs []Chunk) []Chunk {
 	return out
 }
 
-// render writes file i's chunks with a header and line numbers; a gap
-// between chunks is shown as "...".
+// render writes file i's chunks with a header and line numbers.
 func (r *Ranking) render(i int, o *outline, chunks []Chunk) string {
-	var b strings.Builder
-	b.WriteString(r.sectionHeader(i, o, chunks))
-	width := len(strconv.Itoa(len(o.lines)))
-	for k, c := range chunks {
-		if k > 0 {
-			b.WriteString(gapMarker)
-		}
-		for l := c.StartLine; l <= c.EndLine; l++ {
-			fmt.Fprintf(&b, "%*d\t%s\n", width, l, o.lines[l-1])
-		}
-	}
-	return b.String()
+	return renderChunks(r.ix.paths[i], o, chunks)
 }
 
 // span is the chunk of lines lo to hi.

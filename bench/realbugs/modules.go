@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // goModDir downloads mod@version through the Go module proxy (or finds it
@@ -115,30 +114,6 @@ func gitInit(dir string) error {
 		}
 	}
 	return nil
-}
-
-// parallel runs f(i) for i in [0, n) on workers goroutines.
-func parallel(n, workers int, f func(i int)) {
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	next := 0
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // isTestPath reports whether a module file belongs to the tests: a

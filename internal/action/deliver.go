@@ -179,6 +179,7 @@ func (g *gitHub) fill(o *pipeline.Outcome) {
 	if o.Result != pipeline.Fixed {
 		r.Reason = o.Reason
 	}
+	r.SessionFile = o.Session
 	if o.Session != "" {
 		if events, err := session.ReadFile(o.Session); err == nil {
 			r.Session = agent.Outline(events, 200, 20000)

@@ -296,6 +296,16 @@ func TestFixEndToEndNothingToDo(t *testing.T) {
 	}
 }
 
+// TestFixFailingOnAGreenTreeWithOllamaDown: the README's cron recipe on a
+// green night with the GPU box down exits 0 without reaching the model.
+func TestFixFailingOnAGreenTreeWithOllamaDown(t *testing.T) {
+	repo := fixRepo(t)
+	code, stdout, stderr := runFixCmd(t, "fix", "--repo", repo, "--failing", "--test-cmd", "go vet ./...", "--ollama-host", "http://127.0.0.1:1")
+	if code != 0 || !strings.Contains(stdout, "nothing to do") {
+		t.Fatalf("exit %d, want 0 and nothing to do\n%s\n%s", code, stdout, stderr)
+	}
+}
+
 func TestFixEndToEndNotFixedRestoresTheTree(t *testing.T) {
 	repo := fixRepo(t)
 	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})

@@ -36,10 +36,12 @@ func fixedRun() *Run {
 		Diff:      "--- a/calc/calc.go\n+++ b/calc/calc.go\n@@ -1 +1 @@\n-return a - b\n+return a + b\n",
 		Before: &Check{Commands: []Command{{Command: "go test ./...", Duration: 1200 * time.Millisecond, Failures: []string{"example.com/calc TestAdd"}}},
 			Summary: "--- FAIL: TestAdd\n    calc_test.go:9: Add(2, 3) = -1, want 5"},
-		After:    &Check{Passed: true, Commands: []Command{{Command: "go test ./...", Passed: true, Duration: 900 * time.Millisecond}}},
-		Verified: true,
-		Session:  `{"state":"plan"}` + "\n" + `{"state":"patch","round":1}`,
-		PR:       &PR{Number: 12, URL: "https://github.com/octo/widgets/pull/12", Branch: "agent-fix/issue-7", Base: "main", Created: true},
+		After:           &Check{Passed: true, Commands: []Command{{Command: "go test ./...", Passed: true, Duration: 900 * time.Millisecond}}},
+		Verified:        true,
+		Session:         `{"state":"plan"}` + "\n" + `{"state":"patch","round":1}`,
+		SessionFile:     "/runner/_temp/agentfix/sessions/20260101T000000Z-issue-7-add-returns-the-wrong-sum.jsonl",
+		SessionArtifact: SessionArtifactName("42", "1", "agent-fix"),
+		PR:              &PR{Number: 12, URL: "https://github.com/octo/widgets/pull/12", Branch: "agent-fix/issue-7", Base: "main", Created: true},
 	}
 }
 

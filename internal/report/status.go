@@ -37,6 +37,9 @@ func StatusComment(r *Run, stage Stage) string {
 		fmt.Fprintf(&b, "⏳ **agentfix is working on this**: round %d of %d.\n", r.Rounds, r.MaxRounds)
 	case StageDone:
 		done(&b, r)
+		if link := sessionLink(r); link != "" {
+			b.WriteString("\nSession record: " + link + " of this run; `agentfix replay` re-runs it offline.\n")
+		}
 	}
 	if r.RunURL != "" {
 		fmt.Fprintf(&b, "\n[Workflow run](%s)\n", r.RunURL)

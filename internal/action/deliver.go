@@ -58,7 +58,7 @@ func (g *gitHub) Progress(p pipeline.Progress) {
 	case pipeline.StageRound:
 		stage = report.StageRound
 	}
-	g.poster.offer(g.a.status.render(stage, p.Round))
+	g.poster.offer(stage, p.Round)
 }
 
 // Deliver publishes the outcome and settles the status comment.

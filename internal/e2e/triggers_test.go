@@ -37,6 +37,17 @@ func TestCheckCommentOnPRFixesIntoThePRBranch(t *testing.T) {
 	r.Must(t, actiontest.Git(t, w.Origin, nil, "rev-parse", "refs/heads/feature") == head, "the PR's own branch was pushed to")
 	st := w.StatusComments(n)
 	r.Must(t, len(st) == 1 && strings.Contains(st[0].Body, "#"+itoa(prs[0].Number)), "status comment %+v", st)
+
+	// A later /agent check that is refused does not erase that outcome:
+	// the one status comment says the new result and keeps the fix's.
+	w.Clone("main")
+	r2 := w.Run("issue_comment", actiontest.CommentPayload("created", n, true, "alice", "", "/agent check curl evil.example"))
+	r2.WantResult(t, 0, "refused")
+	st = w.StatusComments(n)
+	r2.Must(t, len(st) == 1, "%d status comments, want the one", len(st))
+	current, earlier, _ := strings.Cut(st[0].Body, "Earlier runs")
+	r2.Must(t, strings.Contains(current, "Not run") && strings.Contains(earlier, "Fixed**: pull request #"+itoa(prs[0].Number)+" opened") && strings.Contains(earlier, "[workflow run](http"),
+		"the status comment lost the earlier run's outcome:\n%s", st[0].Body)
 }
 
 func TestCheckCommentOnGreenPRPostsResults(t *testing.T) {

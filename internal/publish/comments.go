@@ -23,7 +23,7 @@ func (p *Publisher) Comment(ctx context.Context, number int, body string) (int64
 // returned id lets later stages edit it without searching again.
 func (p *Publisher) StatusComment(ctx context.Context, number int, id int64, marker, body string) (int64, error) {
 	if id == 0 {
-		found, err := p.findComment(ctx, number, marker)
+		found, _, err := p.FindComment(ctx, number, marker)
 		if err != nil {
 			return 0, err
 		}
@@ -38,22 +38,22 @@ func (p *Publisher) StatusComment(ctx context.Context, number int, id int64, mar
 	return p.Comment(ctx, number, body)
 }
 
-// findComment returns the id of the first comment on number containing
-// marker, or 0.
-func (p *Publisher) findComment(ctx context.Context, number int, marker string) (int64, error) {
+// FindComment returns the id and text of the first comment on number
+// containing marker, or 0 and "".
+func (p *Publisher) FindComment(ctx context.Context, number int, marker string) (int64, string, error) {
 	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
 	for {
 		cs, resp, err := p.GH.Issues.ListComments(ctx, p.Owner, p.Repo, number, opts)
 		if err != nil {
-			return 0, fmt.Errorf("list comments of #%d: %w", number, err)
+			return 0, "", fmt.Errorf("list comments of #%d: %w", number, err)
 		}
 		for _, c := range cs {
 			if strings.Contains(c.GetBody(), marker) {
-				return c.GetID(), nil
+				return c.GetID(), c.GetBody(), nil
 			}
 		}
 		if resp == nil || resp.NextPage == 0 {
-			return 0, nil
+			return 0, "", nil
 		}
 		opts.Page = resp.NextPage
 	}

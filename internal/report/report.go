@@ -109,6 +109,9 @@ type Run struct {
 	// Notes are extra lines worth telling ("the branch was changed by
 	// someone else; left alone").
 	Notes []string
+	// History is the status comment's record of earlier runs on the same
+	// issue or PR, newest first (see EarlierRuns).
+	History []string
 	// Unsandboxed says why the verify commands ran without the sandbox;
 	// "" when they ran in it.
 	Unsandboxed string

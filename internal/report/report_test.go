@@ -173,3 +173,34 @@ func TestFenceOutgrowsBackticks(t *testing.T) {
 		t.Fatal("RunURL")
 	}
 }
+
+// TestStatusHistoryCarriesEarlierOutcomes: each run's status comment
+// carries the outcome of the one before it and the history that one
+// carried, newest first, bounded.
+func TestStatusHistoryCarriesEarlierOutcomes(t *testing.T) {
+	if got := EarlierRuns(""); got != nil {
+		t.Errorf("no earlier comment: history %v", got)
+	}
+	first := StatusComment(fixedRun(), StageDone)
+	refused := &Run{Result: Refused, Reason: "command \"curl\" refused", RunURL: "https://github.com/octo/widgets/actions/runs/43", History: EarlierRuns(first)}
+	second := StatusComment(refused, StageDone)
+	working := &Run{Trigger: "label", RunURL: "https://github.com/octo/widgets/actions/runs/44", History: EarlierRuns(second)}
+	third := StatusComment(working, StageWorking)
+	h := EarlierRuns(third)
+	want := []string{
+		"⏳ **agentfix is working on this** (label). (this run did not report an outcome) ([workflow run](https://github.com/octo/widgets/actions/runs/44))",
+		"🚫 **Not run**: command \"curl\" refused ([workflow run](https://github.com/octo/widgets/actions/runs/43))",
+		"✅ **Fixed**: pull request #12 opened (branch `agent-fix/issue-7`, 2 round(s), 1m23s). ([workflow run](https://github.com/octo/widgets/actions/runs/42))",
+	}
+	if strings.Join(h, "\n") != strings.Join(want, "\n") {
+		t.Errorf("history:\n%s\nwant:\n%s", strings.Join(h, "\n"), strings.Join(want, "\n"))
+	}
+	assertGolden(t, "status_history.md", second)
+	r := &Run{Result: NothingToDo}
+	for i := 0; i < 3*maxHistory; i++ {
+		r.History = EarlierRuns(StatusComment(r, StageDone))
+	}
+	if len(r.History) != maxHistory {
+		t.Errorf("history grew to %d entries, want at most %d", len(r.History), maxHistory)
+	}
+}

@@ -44,11 +44,13 @@ func StatusComment(r *Run, stage Stage) string {
 	if r.RunURL != "" {
 		fmt.Fprintf(&b, "\n[Workflow run](%s)\n", r.RunURL)
 	}
+	var h strings.Builder
+	history(&h, r)
 	s := b.String()
-	if len(s) > MaxBody {
-		s = cut(s, MaxBody-len(StatusMarker)-1)
+	if len(s)+h.Len() > MaxBody {
+		s = cut(s, MaxBody-len(StatusMarker)-1-h.Len())
 	}
-	return s
+	return s + h.String()
 }
 
 // done writes the final state of the run.

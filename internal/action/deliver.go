@@ -84,6 +84,9 @@ func (g *gitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 		if a.job.IsPR {
 			a.rep.Result = report.Checked
 		}
+		if g.nightly {
+			return g.untrack(ctx)
+		}
 		return nil
 	case o.Result == pipeline.Fixed && g.fork:
 		a.rep.Result = report.Fixed
@@ -166,6 +169,24 @@ func (g *gitHub) track(ctx context.Context) error {
 		return fmt.Errorf("nightly: publish: %w", err)
 	}
 	a.rep.Tracking = &report.PR{Number: out.Number, URL: out.URL, Created: out.Created}
+	return nil
+}
+
+// untrack closes the tracking issue of a nightly that found the checks
+// passing again, linking this run.
+func (g *gitHub) untrack(ctx context.Context) error {
+	a := g.a
+	if a.dryRun {
+		return nil
+	}
+	out, err := a.pub.CloseTrackingIssue(ctx, report.TrackingMarker, report.TrackingClosed(a.rep, a.base))
+	if err != nil {
+		return fmt.Errorf("nightly: publish: %w", err)
+	}
+	if out != nil {
+		a.rep.Tracking = &report.PR{Number: out.Number, URL: out.URL}
+		a.rep.Notes = append(a.rep.Notes, fmt.Sprintf("The checks pass again: tracking issue #%d is closed.", out.Number))
+	}
 	return nil
 }
 

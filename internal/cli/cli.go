@@ -110,7 +110,7 @@ func Main(ctx context.Context, args []string, e *Env) int {
 	if err != nil && !exitcode.IsSilent(err) && !reported(err) {
 		fmt.Fprintf(e.Stderr, "agentfix: %v\n", err)
 	}
-	return classify(err)
+	return exitCode(ctx, err)
 }
 
 // Run dispatches to the subcommand named by args[0].

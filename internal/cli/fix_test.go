@@ -347,7 +347,19 @@ func TestFixEndToEndUnreachableOllamaExits2(t *testing.T) {
 	}
 }
 
-func TestFixEndToEndSIGTERMMidStream(t *testing.T) {
+// TestFixEndToEndSignalMidStream: a signal during the model request ends
+// the run at once with the tree restored; Ctrl-C exits 130 as shells
+// expect, SIGTERM 1.
+func TestFixEndToEndSignalMidStream(t *testing.T) {
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGTERM, 1}, {syscall.SIGINT, 130}} {
+		t.Run(tc.sig.String(), func(t *testing.T) { signalMidStream(t, tc.sig, tc.code) })
+	}
+}
+
+func signalMidStream(t *testing.T, sig syscall.Signal, want int) {
 	repo := fixRepo(t)
 	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
 	srv.Script(e2eModel, ollamafake.Text(e2ePlan))
@@ -365,10 +377,10 @@ func TestFixEndToEndSIGTERMMidStream(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Process.Signal(sig)
 	cmd.Wait()
-	if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(stdout.String(), "interrupted") {
-		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	if code := cmd.ProcessState.ExitCode(); code != want || !strings.Contains(stdout.String(), "interrupted") {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, want, stdout, stderr)
 	}
 	if st := fixGit(t, repo, "status", "--porcelain"); st != "" {
 		t.Errorf("tree not restored:\n%s", st)

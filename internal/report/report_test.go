@@ -204,3 +204,13 @@ func TestStatusHistoryCarriesEarlierOutcomes(t *testing.T) {
 		t.Errorf("history grew to %d entries, want at most %d", len(r.History), maxHistory)
 	}
 }
+
+// TestStatusUnchangedPRReadsAsASentence: no stray colon before the branch.
+func TestStatusUnchangedPRReadsAsASentence(t *testing.T) {
+	r := fixedRun()
+	r.PR.Created, r.PR.Unchanged = false, true
+	got := StatusComment(r, StageDone)
+	if !strings.Contains(got, "pull request #12 already has this fix (branch `agent-fix/issue-7`") {
+		t.Errorf("status comment:\n%s", got)
+	}
+}

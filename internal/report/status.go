@@ -63,7 +63,7 @@ func done(b *strings.Builder, r *Run) {
 				verb = "updated"
 			}
 			if r.PR.Unchanged {
-				verb = "already has this fix:"
+				verb = "already has this fix"
 			}
 			fmt.Fprintf(b, "✅ **Fixed**: pull request #%d %s (branch `%s`, %d round(s), %s).\n", r.PR.Number, verb, r.PR.Branch, r.Rounds, duration(r.Elapsed))
 			if r.PR.Draft {

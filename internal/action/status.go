@@ -2,11 +2,13 @@ package action
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"sync"
 	"time"
 
 	"github.com/agentfix/agentfix/internal/report"
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // status is the one status comment agentfix keeps on the job's issue or
@@ -21,6 +23,9 @@ type status struct {
 	id     int64  // the comment once found or created
 	loaded bool   // the existing comment was looked for
 	last   string // the text it has now
+	// foreign are the authors of comments that carry the status marker
+	// but are not agentfix's: left alone, and noted in the final text.
+	foreign []string
 }
 
 // finalPostTimeout bounds the last edit of a run that is already
@@ -47,6 +52,12 @@ func (s *status) post(ctx context.Context, stage report.Stage) {
 func (s *status) done(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finalPostTimeout)
 	defer cancel()
+	s.mu.Lock()
+	for _, who := range s.foreign {
+		s.a.rep.Notes = append(s.a.rep.Notes, fmt.Sprintf("A comment by %s carries agentfix's status marker, but agentfix did not write it; it was left alone.", untrusted.Code(who)))
+	}
+	s.foreign = nil
+	s.mu.Unlock()
 	s.send(ctx, report.StageDone, s.a.rep.Rounds)
 }
 
@@ -61,7 +72,7 @@ func (s *status) send(ctx context.Context, stage report.Stage, round int) {
 	defer s.mu.Unlock()
 	if !s.loaded {
 		// The comment an earlier run left: its outcome joins the history.
-		id, prev, err := a.pub.FindComment(ctx, a.job.Number, report.StatusMarker)
+		id, prev, foreign, err := a.pub.FindComment(ctx, a.job.Number, report.StatusMarker)
 		if err != nil {
 			if ctx.Err() == nil {
 				a.logf("status comment: %v", err)
@@ -69,13 +80,15 @@ func (s *status) send(ctx context.Context, stage report.Stage, round int) {
 			return
 		}
 		s.id, s.loaded = id, true
+		s.foreign = append(s.foreign, foreign...)
 		a.rep.History = report.EarlierRuns(prev)
 	}
 	body := s.render(stage, round)
 	if s.id != 0 && body == s.last {
 		return
 	}
-	id, err := a.pub.StatusComment(ctx, a.job.Number, s.id, report.StatusMarker, body)
+	id, foreign, err := a.pub.StatusComment(ctx, a.job.Number, s.id, report.StatusMarker, body)
+	s.foreign = append(s.foreign, foreign...)
 	if err != nil {
 		if ctx.Err() == nil {
 			a.logf("status comment: %v", err)

@@ -25,7 +25,11 @@ func (r *run) pack(ctx context.Context) error {
 	if err := r.enter(StateContext, ""); err != nil {
 		return err
 	}
-	r.task = taskText(r.job.Task, r.before) + fmt.Sprintf(checkedWith, strings.Join(r.cfg.Verify.Commands, "\n"))
+	accepted := checkedWith
+	if r.job.Reproduce {
+		accepted = reproducedWith
+	}
+	r.task = taskText(r.job.Task, r.before) + fmt.Sprintf(accepted, strings.Join(r.cfg.Verify.Commands, "\n"))
 	query := taskQuery(r.job.Task, r.before)
 	budget := contextBudget(r.window())
 	p, err := repoctx.Build(ctx, r.repo.Root, query, repoctx.Options{Budget: budget})

@@ -8,8 +8,11 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentfix/agentfix/internal/llm"
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // Plan is the model's plan: the files it will change and how.
@@ -36,7 +39,8 @@ func (r *run) plan(ctx context.Context) error {
 	if err := r.enter(StatePlan, ""); err != nil {
 		return err
 	}
-	ask := user(planRequest)
+	ask := user(planMessage(r.pending))
+	r.pending = nil
 	msgs := append(append([]llm.Message(nil), r.conv...), ask)
 	for attempt := 1; attempt <= planAttempts; attempt++ {
 		reply, err := r.chat(ctx, chatCall{purpose: "plan", attempt: attempt, model: r.cfg.Model, messages: msgs, format: planSchema, maxReply: planReplyTokens, capped: true})
@@ -99,6 +103,11 @@ func parsePlan(reply, root string, maxFiles int) (*Plan, error) {
 	}
 	var unknown []string
 	for i, f := range p.Files {
+		// A name is logged and shown on GitHub: a line break or a control
+		// character in it is an attempt at a workflow command, not a path.
+		if strings.ContainsFunc(strings.TrimSpace(f), func(r rune) bool { return unicode.IsControl(r) || untrusted.Invisible(r) || r == utf8.RuneError }) {
+			return nil, fmt.Errorf("file name %q holds a line break, a control or an invisible character; give each file as its path relative to the repository root", f)
+		}
 		clean := path.Clean(strings.TrimPrefix(filepath.ToSlash(strings.TrimSpace(f)), "./"))
 		p.Files[i] = clean
 		if clean == "." || strings.HasPrefix(clean, "../") || clean == ".." || path.IsAbs(clean) || strings.HasPrefix(clean, ".git/") {

@@ -12,6 +12,9 @@ func TestFixCommentOnIssueUsesExtraInstructions(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, nil)
 	n := w.AddIssue()
+	// bob may write: his comment is part of the task (see untrusted_test.go
+	// for those whose comments are not).
+	w.GH.SetPermission(actiontest.Repo, "bob", "write")
 	w.GH.AddComment(actiontest.Repo, n, "bob", "It started after the refactor.")
 	r := w.Run("issue_comment", actiontest.CommentPayload("created", n, false, "alice", "", "Thanks!\n/agent fix keep the doc comment"))
 	r.WantResult(t, 0, "fixed")

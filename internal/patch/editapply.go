@@ -37,6 +37,10 @@ func (w *workTree) apply(e *edit, res *Result) error {
 	if name == "" {
 		return fail(fmt.Sprintf("the edit at reply line %d names no file; give the path relative to the repository root", e.line))
 	}
+	if w.only != nil && !w.only(name) {
+		res.Skipped = append(res.Skipped, name)
+		return nil
+	}
 	if oldP != "" && newP != "" && oldP != newP && !e.isRename {
 		switch {
 		case exists(w.root, oldP) && !exists(w.root, newP):

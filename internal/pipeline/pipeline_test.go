@@ -38,7 +38,13 @@ type world struct {
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
-	w := &world{t: t, repo: fixtures.Repo(t, "sum"), d: &recorder{}}
+	return newWorldOn(t, "sum")
+}
+
+// newWorldOn is a world on another sample project of testdata/projects.
+func newWorldOn(t testing.TB, project string) *world {
+	t.Helper()
+	w := &world{t: t, repo: fixtures.Repo(t, project), d: &recorder{}}
 	w.srv = ollamafake.New(t, ollamafake.Model{Name: testModel, ContextLength: 32768})
 	w.cfg = config.Default()
 	w.cfg.Model = testModel

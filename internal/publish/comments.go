@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/google/go-github/v60/github"
+
+	"github.com/agentfix/agentfix/internal/event"
 )
 
 // Comment posts a new comment on issue or PR number.
@@ -18,42 +21,54 @@ func (p *Publisher) Comment(ctx context.Context, number int, body string) (int64
 }
 
 // StatusComment keeps the one comment on issue or PR number that carries
-// marker: it edits it in place when it exists (found by the marker, since
-// the Actions token cannot ask who it is) and creates it otherwise. The
-// returned id lets later stages edit it without searching again.
-func (p *Publisher) StatusComment(ctx context.Context, number int, id int64, marker, body string) (int64, error) {
+// marker and was written by agentfix (p.Self): it edits it in place when
+// it exists and creates it otherwise. Anyone can paste the marker into a
+// comment: those written by others are left alone, and their authors
+// returned as foreign. The returned id lets later stages edit the comment
+// without searching again.
+func (p *Publisher) StatusComment(ctx context.Context, number int, id int64, marker, body string) (_ int64, foreign []string, _ error) {
 	if id == 0 {
-		found, _, err := p.FindComment(ctx, number, marker)
+		found, _, others, err := p.FindComment(ctx, number, marker)
 		if err != nil {
-			return 0, err
+			return 0, nil, err
 		}
-		id = found
+		id, foreign = found, others
+		for _, who := range others {
+			p.logf("a comment on #%d by %s carries agentfix's status marker but was not written by %s; left alone", number, who, p.self())
+		}
 	}
 	if id != 0 {
 		if _, _, err := p.GH.Issues.EditComment(ctx, p.Owner, p.Repo, id, &github.IssueComment{Body: github.String(body)}); err != nil {
-			return 0, fmt.Errorf("edit status comment %d on #%d: %w", id, number, err)
+			return 0, foreign, fmt.Errorf("edit status comment %d on #%d: %w", id, number, err)
 		}
-		return id, nil
+		return id, foreign, nil
 	}
-	return p.Comment(ctx, number, body)
+	id, err := p.Comment(ctx, number, body)
+	return id, foreign, err
 }
 
-// FindComment returns the id and text of the first comment on number
-// containing marker, or 0 and "".
-func (p *Publisher) FindComment(ctx context.Context, number int, marker string) (int64, string, error) {
+// FindComment returns the id and text of agentfix's first comment on
+// number containing marker (0 and "" when there is none), and the authors
+// of others' comments containing it, which are never agentfix's.
+func (p *Publisher) FindComment(ctx context.Context, number int, marker string) (int64, string, []string, error) {
 	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
+	var foreign []string
 	for {
 		cs, resp, err := p.GH.Issues.ListComments(ctx, p.Owner, p.Repo, number, opts)
 		if err != nil {
-			return 0, "", fmt.Errorf("list comments of #%d: %w", number, err)
+			return 0, "", nil, fmt.Errorf("list comments of #%d: %w", number, err)
 		}
 		for _, c := range cs {
-			if strings.Contains(c.GetBody(), marker) {
-				return c.GetID(), c.GetBody(), nil
+			switch {
+			case !strings.Contains(c.GetBody(), marker):
+			case p.mine(c.GetUser()):
+				return c.GetID(), c.GetBody(), foreign, nil
+			default:
+				foreign = append(foreign, c.GetUser().GetLogin())
 			}
 		}
 		if resp == nil || resp.NextPage == 0 {
-			return 0, "", nil
+			return 0, "", foreign, nil
 		}
 		opts.Page = resp.NextPage
 	}
@@ -125,6 +140,10 @@ func (p *Publisher) findTracking(ctx context.Context, marker string) (*github.Is
 			if i.IsPullRequest() || !strings.Contains(i.GetBody(), marker) {
 				continue
 			}
+			if !p.mine(i.GetUser()) {
+				p.logf("issue #%d by %s carries agentfix's tracking marker but was not opened by %s; left alone", i.GetNumber(), i.GetUser().GetLogin(), p.self())
+				continue
+			}
 			if i.GetState() == "open" {
 				return i, nil
 			}
@@ -144,8 +163,10 @@ type IssueComment struct {
 	ID     int64
 	Author string
 	Body   string
-	// Marker is true for agentfix's own comments.
-	Marker bool
+	// Created and Updated are when it was written and last edited.
+	Created, Updated time.Time
+	// Mine is true for agentfix's own comments: its marker, by its login.
+	Mine bool
 }
 
 // IssueComments returns the comments of issue number, oldest first.
@@ -158,7 +179,11 @@ func (p *Publisher) IssueComments(ctx context.Context, number int) ([]IssueComme
 			return nil, fmt.Errorf("list comments of #%d: %w", number, err)
 		}
 		for _, c := range cs {
-			out = append(out, IssueComment{ID: c.GetID(), Author: c.GetUser().GetLogin(), Body: c.GetBody(), Marker: strings.Contains(c.GetBody(), "<!-- agentfix")})
+			out = append(out, IssueComment{
+				ID: c.GetID(), Author: c.GetUser().GetLogin(), Body: c.GetBody(),
+				Created: c.GetCreatedAt().Time, Updated: c.GetUpdatedAt().Time,
+				Mine: event.HasMarker(c.GetBody()) && p.mine(c.GetUser()),
+			})
 		}
 		if resp == nil || resp.NextPage == 0 {
 			return out, nil

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // HelpOptions are the config values the help reply describes.
@@ -69,9 +71,9 @@ func TrackingClosed(r *Run, branch string) string {
 func TrackingBody(r *Run, branch string) string {
 	var b strings.Builder
 	b.WriteString(TrackingMarker + "\n")
-	fmt.Fprintf(&b, "The nightly checks on `%s` fail, and agentfix did not fix them.\n\n", branch)
+	fmt.Fprintf(&b, "The nightly checks on %s fail, and agentfix did not fix them.\n\n", untrusted.Code(branch))
 	if r.Reason != "" {
-		fmt.Fprintf(&b, "**Why**: %s\n\n", r.Reason)
+		fmt.Fprintf(&b, "**Why**: %s\n\n", untrusted.Markdown(r.Reason))
 	}
 	if r.Before != nil {
 		b.WriteString("| when | command | result | time | failures |\n|---|---|---|---|---|\n")

@@ -2,6 +2,7 @@ package report
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -68,11 +69,37 @@ func TestGoldenTexts(t *testing.T) {
 	dryRun.DryRun, dryRun.PR = true, &PR{Branch: "agent-fix/issue-7", Base: "main"}
 	dryRun.Diff = "--- a/x.md\n+++ b/x.md\n@@ -1 +1 @@\n-```\n+~~~\n"
 
+	proven := fixedRun()
+	proven.Files = []string{"calc/calc_test.go", "calc/calc.go"}
+	proven.Before = &Check{Passed: true, Commands: []Command{{Command: "go test ./...", Passed: true, Duration: time.Second}}}
+	proven.Proof = &Proof{Kind: ProofReproduced, Tests: []string{"TestAddNegative"}, Files: []string{"calc/calc_test.go"},
+		Before: &Check{Commands: []Command{{Command: "go test ./calc", Duration: 300 * time.Millisecond, Failures: []string{"example.com/calc TestAddNegative"}}},
+			Summary: "--- FAIL: TestAddNegative\n    calc_test.go:14: Add(-2, 3) = -5, want 1"},
+		After: &Check{Passed: true, Commands: []Command{{Command: "go test ./calc", Passed: true, Duration: 280 * time.Millisecond}}}}
+
+	unproven := fixedRun()
+	unproven.Result, unproven.Verified = Unproven, false
+	unproven.Reason = "the verify commands pass after round 1, but they passed before the change too and no test reproduced the task"
+	unproven.Before = &Check{Passed: true, Commands: []Command{{Command: "go test ./...", Passed: true, Duration: time.Second}}}
+	unproven.Proof = &Proof{Kind: "none"}
+	unprovenDraft := fixedRun()
+	*unprovenDraft = *unproven
+	unprovenDraft.PR = &PR{Number: 13, URL: "https://github.com/octo/widgets/pull/13", Branch: "agent-fix/issue-7", Base: "main", Draft: true, Created: true}
+	unproven.PR = nil
+
 	for _, tc := range []struct {
 		name string
 		got  string
 	}{
 		{"pr_body_fixed.md", PRBody(fixedRun())},
+		{"pr_body_proven.md", PRBody(proven)},
+		{"pr_body_unproven.md", PRBody(unprovenDraft)},
+		{"pr_title_unproven.txt", PRTitle(unprovenDraft) + "\n"},
+		{"status_proven.md", StatusComment(proven, StageDone)},
+		{"status_unproven.md", StatusComment(unproven, StageDone)},
+		{"status_unproven_draft.md", StatusComment(unprovenDraft, StageDone)},
+		{"summary_proven.md", StepSummary(proven)},
+		{"summary_unproven.md", StepSummary(unproven)},
 		{"pr_title_fixed.txt", PRTitle(fixedRun()) + "\n"},
 		{"status_working.md", StatusComment(fixedRun(), StageWorking)},
 		{"status_round.md", StatusComment(fixedRun(), StageRound)},
@@ -131,6 +158,26 @@ func TestUnverifiedPRBodyWarns(t *testing.T) {
 	r.Verified, r.Reason = false, "max-rounds"
 	if !strings.Contains(PRBody(r), "did **not** pass verification") {
 		t.Fatal("an unverified PR body does not say so")
+	}
+}
+
+// GitHub closes an issue when a merged PR's body says "fixes #7" and the
+// like: an unproven change must never do that.
+// https://docs.github.com/en/issues/tracking-your-work-with-issues/using-issues/linking-a-pull-request-to-an-issue
+var closingKeyword = regexp.MustCompile(`(?i)\b(close[sd]?|fix(e[sd])?|resolve[sd]?)\s*:?\s+#\d`)
+
+func TestUnprovenPRNeverClosesTheIssue(t *testing.T) {
+	r := fixedRun()
+	r.Result, r.Verified, r.Reason = Unproven, false, "no test reproduced the task"
+	body, title := PRBody(r), PRTitle(r)
+	if m := closingKeyword.FindString(body + "\n" + title); m != "" {
+		t.Errorf("the unproven PR says %q:\n%s", m, body)
+	}
+	if !strings.Contains(body, "Refs #7") || !strings.Contains(body, "no test shows") || !strings.Contains(title, "unproven") {
+		t.Errorf("title %q, body:\n%s", title, body)
+	}
+	if !closingKeyword.MatchString(PRBody(fixedRun())) {
+		t.Error("the closing-keyword check finds nothing in a fixed PR: it checks nothing")
 	}
 }
 

@@ -224,7 +224,9 @@ func (a *run) resolve(ctx context.Context) error {
 func (a *run) describeJob() {
 	j := a.job
 	a.rep.Repo, a.rep.Kind, a.rep.Number, a.rep.IsPR, a.rep.Title = j.FullName(), string(j.Kind), j.Number, j.IsPR, j.Title
-	a.rep.RunURL = report.RunURL(a.opts.Getenv("GITHUB_SERVER_URL"), j.FullName(), a.opts.Getenv("GITHUB_RUN_ID"))
+	getenv := a.opts.Getenv
+	a.rep.RunURL = report.RunURL(getenv("GITHUB_SERVER_URL"), j.FullName(), getenv("GITHUB_RUN_ID"))
+	a.rep.SessionArtifact = report.SessionArtifactName(getenv("GITHUB_RUN_ID"), getenv("GITHUB_RUN_ATTEMPT"), getenv("GITHUB_JOB"))
 	var t string
 	switch {
 	case j.Command != nil:

@@ -59,7 +59,7 @@ func (g *gitHub) Progress(p pipeline.Progress) {
 	case pipeline.StageRound:
 		stage = report.StageRound
 	}
-	g.poster.offer(g.a.status.render(stage, p.Round))
+	g.poster.offer(stage, p.Round)
 }
 
 // Deliver publishes the outcome and settles the status comment.
@@ -84,6 +84,9 @@ func (g *gitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 		a.rep.Result = report.NothingToDo
 		if a.job.IsPR {
 			a.rep.Result = report.Checked
+		}
+		if g.nightly {
+			return g.untrack(ctx)
 		}
 		return nil
 	case o.Result == pipeline.Fixed && g.fork:
@@ -209,6 +212,24 @@ func (g *gitHub) track(ctx context.Context) error {
 	return nil
 }
 
+// untrack closes the tracking issue of a nightly that found the checks
+// passing again, linking this run.
+func (g *gitHub) untrack(ctx context.Context) error {
+	a := g.a
+	if a.dryRun {
+		return nil
+	}
+	out, err := a.pub.CloseTrackingIssue(ctx, report.TrackingMarker, report.TrackingClosed(a.rep, a.base))
+	if err != nil {
+		return fmt.Errorf("nightly: publish: %w", err)
+	}
+	if out != nil {
+		a.rep.Tracking = &report.PR{Number: out.Number, URL: out.URL}
+		a.rep.Notes = append(a.rep.Notes, fmt.Sprintf("The checks pass again: tracking issue #%d is closed.", out.Number))
+	}
+	return nil
+}
+
 // fill copies the outcome into the report.
 func (g *gitHub) fill(o *pipeline.Outcome) {
 	r := g.a.rep
@@ -219,6 +240,7 @@ func (g *gitHub) fill(o *pipeline.Outcome) {
 	if o.Result != pipeline.Fixed {
 		r.Reason = o.Reason
 	}
+	r.SessionFile = o.Session
 	if o.Session != "" {
 		if events, err := session.ReadFile(o.Session); err == nil {
 			r.Session = agent.Outline(events, 200, 20000)

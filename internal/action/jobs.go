@@ -97,7 +97,25 @@ func (a *run) pipeline(ctx context.Context, job pipeline.Job, d *gitHub) error {
 	if out != nil && out.Session != "" {
 		a.logf("session record %s", out.Session)
 	}
+	a.restore(ctx, out)
 	return err
+}
+
+// restore puts the checkout back as the run found it, once the fix is
+// published (from its own commit, not the work tree): the workflow's later
+// steps see the commit they checked out, not a tree that is neither the
+// base nor the fix.
+func (a *run) restore(ctx context.Context, out *pipeline.Outcome) {
+	if out == nil || out.Repo == nil || out.Checkpoint == nil {
+		return
+	}
+	var extra []string
+	if out.Loop != nil {
+		extra = out.Loop.Files
+	}
+	if err := out.Repo.Restore(context.WithoutCancel(ctx), out.Checkpoint, extra...); err != nil {
+		a.logf("workspace: the checkout could not be restored: %v", err)
+	}
 }
 
 // issueTask is what the model reads of the issue, all of it words anyone

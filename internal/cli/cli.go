@@ -111,7 +111,7 @@ func Main(ctx context.Context, args []string, e *Env) int {
 	if err != nil && !exitcode.IsSilent(err) && !reported(err) {
 		untrusted.Logf(e.Stderr, "agentfix: %v", err)
 	}
-	return classify(err)
+	return exitCode(ctx, err)
 }
 
 // Run dispatches to the subcommand named by args[0].

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -253,6 +254,16 @@ func TestFixEndToEndNothingToDo(t *testing.T) {
 	}
 }
 
+// TestFixFailingOnAGreenTreeWithOllamaDown: the README's cron recipe on a
+// green night with the GPU box down exits 0 without reaching the model.
+func TestFixFailingOnAGreenTreeWithOllamaDown(t *testing.T) {
+	repo := fixRepo(t)
+	code, stdout, stderr := runFixCmd(t, "fix", "--repo", repo, "--failing", "--test-cmd", "go vet ./...", "--ollama-host", "http://127.0.0.1:1")
+	if code != 0 || !strings.Contains(stdout, "nothing to do") {
+		t.Fatalf("exit %d, want 0 and nothing to do\n%s\n%s", code, stdout, stderr)
+	}
+}
+
 func TestFixEndToEndNotFixedRestoresTheTree(t *testing.T) {
 	repo := fixRepo(t)
 	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
@@ -295,15 +306,25 @@ func TestFixEndToEndUnreachableOllamaExits2(t *testing.T) {
 }
 
 // TestFixEndToEndInterruptedMidStream cancels the run while the patch
-// request hangs, as main's signal.NotifyContext does on SIGTERM or SIGINT
-// (the signal itself, through the built binary, is a hardening row).
+// request hangs, as main does on a signal (the signal itself, through the
+// built binary, is a hardening row): the tree is restored, Ctrl-C exits
+// 130 as shells expect, SIGTERM 1.
 func TestFixEndToEndInterruptedMidStream(t *testing.T) {
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGTERM, 1}, {syscall.SIGINT, 130}} {
+		t.Run(tc.sig.String(), func(t *testing.T) { interruptMidStream(t, tc.sig, tc.code) })
+	}
+}
+
+func interruptMidStream(t *testing.T, sig syscall.Signal, want int) {
 	repo := fixRepo(t)
 	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
 	srv.Script(e2eModel, ollamafake.Text(e2ePlan))
 	srv.Respond(e2eModel, func(ollamafake.Request) ollamafake.Reply { return ollamafake.Hang() })
-	ctx, interrupt := context.WithCancel(context.Background())
-	defer interrupt()
+	ctx, interrupt := context.WithCancelCause(context.Background())
+	defer interrupt(nil)
 	var stdout, stderr bytes.Buffer
 	done := make(chan int)
 	go func() {
@@ -316,9 +337,9 @@ func TestFixEndToEndInterruptedMidStream(t *testing.T) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	interrupt()
-	if code := <-done; code != 1 || !strings.Contains(stdout.String(), "interrupted") {
-		t.Fatalf("exit %d\n%s\n%s", code, stdout.String(), stderr.String())
+	interrupt(Interrupted{Signal: sig})
+	if code := <-done; code != want || !strings.Contains(stdout.String(), "interrupted") {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, want, stdout.String(), stderr.String())
 	}
 	if st := fixGit(t, repo, "status", "--porcelain"); st != "" {
 		t.Errorf("tree not restored:\n%s", st)

@@ -56,6 +56,7 @@ func Apply(repo, reply string, pol Policy, opts Options) (*Result, error) {
 	res.Diff = formatDiff(changes)
 	res.Errors = append(res.Errors, checkLimits(changes, pol)...)
 	res.Errors = append(res.Errors, checkSecrets(changes)...)
+	res.Errors = append(res.Errors, checkText(changes)...)
 	if len(res.Errors) > 0 {
 		return res, nil
 	}

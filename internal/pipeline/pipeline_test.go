@@ -193,6 +193,10 @@ func TestDirtyTreeIsRefusedAndStillDelivered(t *testing.T) {
 	if len(w.srv.Chats()) != 0 {
 		t.Error("the model was asked although the tree is dirty")
 	}
+	// A run that stops before recording anything leaves no (empty) record.
+	if files, _ := filepath.Glob(filepath.Join(w.repo, ".git", "agentfix", "sessions", "*")); out.Session != "" || len(files) != 0 {
+		t.Errorf("session %q, files %v: a run that recorded nothing left a record", out.Session, files)
+	}
 }
 
 func TestMissingModelIsAConfigurationErrorOfTheLoop(t *testing.T) {

@@ -53,6 +53,19 @@ var TrackingMarker = Marker("tracking", "nightly")
 // TrackingTitle is the nightly tracking issue's title.
 const TrackingTitle = "agentfix: nightly checks fail on the default branch"
 
+// TrackingClosed is the comment that closes the tracking issue when a
+// nightly run finds the checks passing again.
+func TrackingClosed(r *Run, branch string) string {
+	var b strings.Builder
+	b.WriteString(Marker("tracking-closed", "nightly") + "\n")
+	fmt.Fprintf(&b, "✅ The nightly checks pass again on `%s`", branch)
+	if r.RunURL != "" {
+		fmt.Fprintf(&b, " ([this run](%s))", r.RunURL)
+	}
+	b.WriteString(". Closing; agentfix reopens this issue if they fail again.\n")
+	return b.String()
+}
+
 // TrackingBody is the nightly tracking issue's body: why agentfix did not
 // fix it, and the failure summary.
 func TrackingBody(r *Run, branch string) string {

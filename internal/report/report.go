@@ -123,7 +123,11 @@ type Run struct {
 	Proof *Proof
 	// Session is an excerpt of the session record.
 	Session string
-	PR      *PR
+	// SessionFile is the session record's path on the runner ("" when
+	// nothing was recorded); SessionArtifact is the name of the workflow
+	// artifact the action uploads it as, "" outside Actions.
+	SessionFile, SessionArtifact string
+	PR                           *PR
 	// Tracking is the tracking issue a nightly run opened or updated.
 	Tracking *PR
 	// DryRun means nothing was published; the step summary shows the diff.
@@ -131,6 +135,9 @@ type Run struct {
 	// Notes are extra lines worth telling ("the branch was changed by
 	// someone else; left alone").
 	Notes []string
+	// History is the status comment's record of earlier runs on the same
+	// issue or PR, newest first (see EarlierRuns).
+	History []string
 	// Unsandboxed says why the verify commands ran without the sandbox;
 	// "" when they ran in it.
 	Unsandboxed string
@@ -160,7 +167,48 @@ func (r *Run) Outputs() [][2]string {
 		{"pr-url", url},
 		{"branch", branch},
 		{"rounds", strconv.Itoa(r.Rounds)},
+		{"session", r.SessionFile},
+		{"session-artifact", r.sessionArtifact()},
 	}
+}
+
+// SessionArtifactName is the name action.yml uploads the session record
+// under: unique per run, attempt and job, so that re-runs and several jobs
+// of one run never collide (upload-artifact refuses a name twice).
+func SessionArtifactName(runID, attempt, job string) string {
+	if runID == "" {
+		return ""
+	}
+	name := "agentfix-session-" + runID
+	if attempt != "" {
+		name += "-" + attempt
+	}
+	if job != "" {
+		name += "-" + job
+	}
+	return name
+}
+
+// sessionArtifact is the artifact name when there is a record to upload.
+func (r *Run) sessionArtifact() string {
+	if r.SessionFile == "" {
+		return ""
+	}
+	return r.SessionArtifact
+}
+
+// sessionLink says where the session record is kept; "" when there is
+// none or it is not uploaded.
+func sessionLink(r *Run) string {
+	name := r.sessionArtifact()
+	if name == "" {
+		return ""
+	}
+	where := "artifact `" + name + "`"
+	if r.RunURL != "" {
+		where = "artifact [`" + name + "`](" + r.RunURL + "#artifacts)"
+	}
+	return where
 }
 
 // SetOutputer is what writes action outputs (githubactions.Action).

@@ -37,10 +37,12 @@ func fixedRun() *Run {
 		Diff:      "--- a/calc/calc.go\n+++ b/calc/calc.go\n@@ -1 +1 @@\n-return a - b\n+return a + b\n",
 		Before: &Check{Commands: []Command{{Command: "go test ./...", Duration: 1200 * time.Millisecond, Failures: []string{"example.com/calc TestAdd"}}},
 			Summary: "--- FAIL: TestAdd\n    calc_test.go:9: Add(2, 3) = -1, want 5"},
-		After:    &Check{Passed: true, Commands: []Command{{Command: "go test ./...", Passed: true, Duration: 900 * time.Millisecond}}},
-		Verified: true,
-		Session:  `{"state":"plan"}` + "\n" + `{"state":"patch","round":1}`,
-		PR:       &PR{Number: 12, URL: "https://github.com/octo/widgets/pull/12", Branch: "agent-fix/issue-7", Base: "main", Created: true},
+		After:           &Check{Passed: true, Commands: []Command{{Command: "go test ./...", Passed: true, Duration: 900 * time.Millisecond}}},
+		Verified:        true,
+		Session:         `{"state":"plan"}` + "\n" + `{"state":"patch","round":1}`,
+		SessionFile:     "/runner/_temp/agentfix/sessions/20260101T000000Z-issue-7-add-returns-the-wrong-sum.jsonl",
+		SessionArtifact: SessionArtifactName("42", "1", "agent-fix"),
+		PR:              &PR{Number: 12, URL: "https://github.com/octo/widgets/pull/12", Branch: "agent-fix/issue-7", Base: "main", Created: true},
 	}
 }
 
@@ -216,5 +218,46 @@ func TestFenceOutgrowsBackticks(t *testing.T) {
 	}
 	if RunURL("https://ghe.example/", "o/r", "5") != "https://ghe.example/o/r/actions/runs/5" {
 		t.Fatal("RunURL")
+	}
+}
+
+// TestStatusHistoryCarriesEarlierOutcomes: each run's status comment
+// carries the outcome of the one before it and the history that one
+// carried, newest first, bounded.
+func TestStatusHistoryCarriesEarlierOutcomes(t *testing.T) {
+	if got := EarlierRuns(""); got != nil {
+		t.Errorf("no earlier comment: history %v", got)
+	}
+	first := StatusComment(fixedRun(), StageDone)
+	refused := &Run{Result: Refused, Reason: "command \"curl\" refused", RunURL: "https://github.com/octo/widgets/actions/runs/43", History: EarlierRuns(first)}
+	second := StatusComment(refused, StageDone)
+	working := &Run{Trigger: "label", RunURL: "https://github.com/octo/widgets/actions/runs/44", History: EarlierRuns(second)}
+	third := StatusComment(working, StageWorking)
+	h := EarlierRuns(third)
+	want := []string{
+		"⏳ **agentfix is working on this** (label). (this run did not report an outcome) ([workflow run](https://github.com/octo/widgets/actions/runs/44))",
+		"🚫 **Not run**: command \"curl\" refused ([workflow run](https://github.com/octo/widgets/actions/runs/43))",
+		"✅ **Fixed**: pull request #12 opened (branch `agent-fix/issue-7`, 2 round(s), 1m23s). ([workflow run](https://github.com/octo/widgets/actions/runs/42))",
+	}
+	if strings.Join(h, "\n") != strings.Join(want, "\n") {
+		t.Errorf("history:\n%s\nwant:\n%s", strings.Join(h, "\n"), strings.Join(want, "\n"))
+	}
+	assertGolden(t, "status_history.md", second)
+	r := &Run{Result: NothingToDo}
+	for i := 0; i < 3*maxHistory; i++ {
+		r.History = EarlierRuns(StatusComment(r, StageDone))
+	}
+	if len(r.History) != maxHistory {
+		t.Errorf("history grew to %d entries, want at most %d", len(r.History), maxHistory)
+	}
+}
+
+// TestStatusUnchangedPRReadsAsASentence: no stray colon before the branch.
+func TestStatusUnchangedPRReadsAsASentence(t *testing.T) {
+	r := fixedRun()
+	r.PR.Created, r.PR.Unchanged = false, true
+	got := StatusComment(r, StageDone)
+	if !strings.Contains(got, "pull request #12 already has this fix (branch `agent-fix/issue-7`") {
+		t.Errorf("status comment:\n%s", got)
 	}
 }

@@ -39,15 +39,20 @@ func StatusComment(r *Run, stage Stage) string {
 		fmt.Fprintf(&b, "⏳ **agentfix is working on this**: round %d of %d.\n", r.Rounds, r.MaxRounds)
 	case StageDone:
 		done(&b, r)
+		if link := sessionLink(r); link != "" {
+			b.WriteString("\nSession record: " + link + " of this run; `agentfix replay` re-runs it offline.\n")
+		}
 	}
 	if r.RunURL != "" {
 		fmt.Fprintf(&b, "\n[Workflow run](%s)\n", r.RunURL)
 	}
+	var h strings.Builder
+	history(&h, r)
 	s := b.String()
-	if len(s) > MaxBody {
-		s = cut(s, MaxBody-len(StatusMarker)-1)
+	if len(s)+h.Len() > MaxBody {
+		s = cut(s, MaxBody-len(StatusMarker)-1-h.Len())
 	}
-	return s
+	return s + h.String()
 }
 
 // done writes the final state of the run.
@@ -60,7 +65,7 @@ func done(b *strings.Builder, r *Run) {
 				verb = "updated"
 			}
 			if r.PR.Unchanged {
-				verb = "already has this fix:"
+				verb = "already has this fix"
 			}
 			fmt.Fprintf(b, "✅ **Fixed**: pull request #%d %s (branch %s, %d round(s), %s).\n", r.PR.Number, verb, untrusted.Code(r.PR.Branch), r.Rounds, duration(r.Elapsed))
 			if r.PR.Draft {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/agentfix/agentfix/internal/untrusted"
@@ -54,6 +55,7 @@ func StepSummary(r *Run) string {
 		row("tracking issue", fmt.Sprintf("[#%d](%s)", r.Tracking.Number, r.Tracking.URL))
 	}
 	row("run", r.RunURL)
+	row("session record", sessionLink(r))
 	b.WriteString("\n")
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "> %s\n\n", n)
@@ -63,6 +65,15 @@ func StepSummary(r *Run) string {
 		b.WriteString(unprovenWarning)
 	}
 	proofSection(&b, r, "### Proof")
+	if name := r.sessionArtifact(); name != "" {
+		runID := r.RunURL[strings.LastIndexByte(r.RunURL, '/')+1:]
+		if runID == "" {
+			runID = "RUN_ID"
+		}
+		b.WriteString("### Session record\n\nEvery prompt, reply, patch and command of this run. To replay it offline, in a checkout of the recorded commit:\n\n")
+		b.WriteString(codeBlock("sh", fmt.Sprintf("gh run download %s --name %s --dir agentfix-session\nagentfix replay agentfix-session/%s", runID, name, path.Base(r.SessionFile))))
+		b.WriteString("\n")
+	}
 	if r.Before != nil || r.After != nil {
 		b.WriteString("### Verification\n\n")
 		verification(&b, r)

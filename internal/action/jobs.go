@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentfix/agentfix/internal/agent"
 	"github.com/agentfix/agentfix/internal/config"
+	"github.com/agentfix/agentfix/internal/instructions"
 	"github.com/agentfix/agentfix/internal/pipeline"
 	"github.com/agentfix/agentfix/internal/publish"
 	"github.com/agentfix/agentfix/internal/report"
@@ -92,6 +93,11 @@ func (a *run) nightly(ctx context.Context) error {
 // pipeline runs job in the workspace with the GitHub deliverer d.
 func (a *run) pipeline(ctx context.Context, job pipeline.Job, d *gitHub) error {
 	job.Repo, job.Deliver = a.dir, d
+	// From the default branch through the API, whatever the checkout
+	// holds: a PR's head (a fork's, even) must not steer the model.
+	job.Instructions = func(ctx context.Context) ([]instructions.File, error) {
+		return instructions.Read(ctx, &instructions.GitHub{Repos: a.gh.Repositories, Owner: a.job.Owner, Repo: a.job.Repo, Branch: a.base})
+	}
 	d.start(ctx)
 	out, err := pipeline.Run(ctx, job, a.opts.Deps)
 	if out != nil && out.Session != "" {

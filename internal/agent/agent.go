@@ -9,6 +9,7 @@ import (
 	"io"
 
 	"github.com/agentfix/agentfix/internal/config"
+	"github.com/agentfix/agentfix/internal/instructions"
 	"github.com/agentfix/agentfix/internal/session"
 	"github.com/agentfix/agentfix/internal/verify"
 	"github.com/agentfix/agentfix/internal/workspace"
@@ -33,6 +34,10 @@ type Job struct {
 	Checkpoint *workspace.Checkpoint
 	Config     *config.Config
 	Task       Task
+	// Instructions are the repository's instructions for agents, read
+	// from the base branch (never a PR's head): they go into the stable
+	// prompt prefix, after the system prompt.
+	Instructions []instructions.File
 	// Model answers chat requests; *llm.Client satisfies it, a
 	// ReplayModel supplies the recorded replies.
 	Model Model

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/agentfix/agentfix/internal/instructions"
 )
 
 // Start is the first event of a session record: everything needed to run
@@ -23,6 +25,9 @@ type Start struct {
 	Reviewer       string `json:"reviewer,omitempty"`
 	ReviewerDigest string `json:"reviewer_digest,omitempty"`
 	Task           Task   `json:"task"`
+	// Instructions are the repository's instructions for agents, as the
+	// model read them.
+	Instructions []instructions.File `json:"instructions,omitempty"`
 	// Config is the effective configuration, as YAML in the config file's
 	// form, so that config.Parse reads it back strictly.
 	Config string `json:"config"`
@@ -56,6 +61,7 @@ func (r *run) open(ctx context.Context) error {
 		Digest:        r.info.Digest,
 		ContextLength: r.info.ContextLength,
 		Task:          r.job.Task,
+		Instructions:  r.job.Instructions,
 	}
 	cfgYAML, err := yaml.Marshal(r.cfg)
 	if err != nil {

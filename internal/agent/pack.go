@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentfix/agentfix/internal/instructions"
 	"github.com/agentfix/agentfix/internal/repoctx"
 	"github.com/agentfix/agentfix/internal/verify"
 )
@@ -52,8 +53,15 @@ func (r *run) pack(ctx context.Context) error {
 	for _, f := range p.Files {
 		r.shown[f.Path] = f.Chunks
 	}
-	r.conv = prefix(p.Text(), r.task)
+	r.conv = prefix(r.job.Instructions, p.Text(), r.task)
 	r.fixed = len(r.conv)
+	for _, f := range r.job.Instructions {
+		shown := "all shown"
+		if f.Cut {
+			shown = fmt.Sprintf("the first %d shown", instructions.MaxBytes)
+		}
+		r.logf("instructions: %s at %s (%d bytes, %s)", f.Path, f.Ref, f.Size, shown)
+	}
 	r.logf("context: %d files, %d tokens of %d", len(p.Files), p.TokensUsed, budget)
 	return r.record("context", Packed{Budget: budget, Query: query, Files: p.Files, TokensUsed: p.TokensUsed, RepoFiles: p.RepoFiles, TookMS: p.TookMS})
 }

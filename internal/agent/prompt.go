@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentfix/agentfix/internal/instructions"
 	"github.com/agentfix/agentfix/internal/llm"
 )
 
@@ -20,6 +21,14 @@ Rules:
 - Do not change tests to make them pass unless the task asks for it.
 - The code you are shown has line numbers at the start of each line; they are not part of the files. Never write them in an edit.
 - Write code as plain text, never inside JSON.`
+
+const instructionsPrompt = `
+
+# The maintainers' instructions
+
+The repository's maintainers wrote these instructions for agents like you. Follow them where they do not conflict with the rules above.
+
+%s`
 
 const contextPrompt = `# Repository
 
@@ -128,9 +137,14 @@ func assistant(text string) llm.Message {
 	return llm.Message{Role: "assistant", Content: text}
 }
 
-// prefix is the stable start of every request.
-func prefix(context, task string) []llm.Message {
-	return []llm.Message{system(systemPrompt), user(fmt.Sprintf(contextPrompt, strings.TrimRight(context, "\n")+"\n", task))}
+// prefix is the stable start of every request: the system prompt and the
+// repository's instructions, then the context and the task.
+func prefix(instr []instructions.File, context, task string) []llm.Message {
+	sys := systemPrompt
+	if len(instr) > 0 {
+		sys += fmt.Sprintf(instructionsPrompt, strings.TrimRight(instructions.Text(instr), "\n"))
+	}
+	return []llm.Message{system(sys), user(fmt.Sprintf(contextPrompt, strings.TrimRight(context, "\n")+"\n", task))}
 }
 
 // patchMessage is the user message that asks for an edit: the feedback

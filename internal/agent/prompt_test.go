@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfix/agentfix/internal/instructions"
 	"github.com/agentfix/agentfix/internal/llm"
 	"github.com/agentfix/agentfix/internal/testing/golden"
 )
@@ -31,13 +32,19 @@ func render(msgs []llm.Message) string {
 // request, failed checks, a rejection by the reviewer.
 func TestPromptsGolden(t *testing.T) {
 	ctxText := "# Repository map (1 file indexed)\n## sum.go (package sum)\n5: func Sum(xs []int) int\n# Code\n\n## sum.go (lines 5-7 of 11)\n5\tfunc Sum(xs []int) int {\n6\t\tt := 0\n7\t\tfor i := 1; i < len(xs); i++ {\n"
-	conv := prefix(ctxText, "Sum drops the first element\n\nSum(1, 2, 3) returns 5.\n"+fmt.Sprintf(checkedWith, "go test ./..."))
+	conv := prefix(nil, ctxText, "Sum drops the first element\n\nSum(1, 2, 3) returns 5.\n"+fmt.Sprintf(checkedWith, "go test ./..."))
 	conv = append(conv, user(planRequest), assistant(planReply))
 	conv = append(conv, user(patchMessage(nil, false, &Plan{})), assistant("--- a/sum.go\n+++ b/sum.go\n@@ -7 +7 @@\n-\tnot there\n+\tfor i := 0; i < len(xs); i++ {"))
 	conv = append(conv, user(patchMessage([]string{fmt.Sprintf(feedbackPatch, "sum.go: hunk 1: the removed line \"\\tnot there\" is not in the file")}, false, &Plan{})), assistant("(another broken diff)"))
 	conv = append(conv, user(patchMessage([]string{fmt.Sprintf(feedbackPatch, "sum.go: hunk 1: ...")}, true, &Plan{})), assistant("sum.go\n<<<<<<< SEARCH\n\tt := 0\n=======\n\tt := xs[0]\n>>>>>>> REPLACE"))
 	conv = append(conv, user(patchMessage([]string{fmt.Sprintf(feedbackVerify, "FAIL  go test ./... (exit 1 after 0.4s; 1 failure)\n\n--- TestSumEmpty (example.com/sum) at sum_test.go:12\npanic: runtime error: index out of range [0] with length 0")}, false, &Plan{})))
 	assertGolden(t, "conversation.golden", render(conv))
+
+	withInstr := prefix([]instructions.File{
+		{Path: "AGENTS.md", Ref: "main", Text: "Run gofmt. Never change exported names.", Size: 40},
+		{Path: ".github/agent-fix.md", Ref: "main", Text: "Add a test for every fix in the package's _test.go file.\nKeep", Size: 5000, Cut: true},
+	}, ctxText, "Sum drops the first element\n")
+	assertGolden(t, "prefix-instructions.golden", render(withInstr))
 
 	review := []llm.Message{system(reviewSystem), user(fmt.Sprintf(reviewRequest, "Sum drops the first element\n", "--- a/sum.go\n+++ b/sum.go\n@@ -7 +7 @@\n-\tfor i := 1; i < len(xs); i++ {\n+\tfor i := 0; i < len(xs); i++ {\n", "The configured checks pass: go test ./..."))}
 	assertGolden(t, "review.golden", render(review))

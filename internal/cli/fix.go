@@ -12,6 +12,7 @@ import (
 	"github.com/agentfix/agentfix/internal/agent"
 	"github.com/agentfix/agentfix/internal/exitcode"
 	"github.com/agentfix/agentfix/internal/gitrun"
+	"github.com/agentfix/agentfix/internal/instructions"
 	"github.com/agentfix/agentfix/internal/pipeline"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
@@ -113,7 +114,10 @@ func fix(ctx context.Context, e *Env, opts *fixOptions) error {
 	local := &pipeline.Local{OutDiff: opts.outDiff, DryRun: opts.dryRun, AllowUnproven: opts.allowUnproven}
 	out, err := pipeline.Run(ctx, pipeline.Job{
 		Name: "local", Repo: root, Config: cfg, Task: task, FromFailures: opts.failing,
-		Session: opts.session, Deliver: local,
+		// The checkout's last commit: the instructions a maintainer
+		// committed, not uncommitted edits to them.
+		Instructions: instructions.AtCommit(root, "HEAD"),
+		Session:      opts.session, Deliver: local,
 	}, e.deps(e.Stderr))
 	if out.Err != nil {
 		return err // a stage failed: Main prints it

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -113,7 +114,15 @@ func TestIgnoredComments(t *testing.T) {
 // mallory/calc.
 func forkPR(w *actiontest.World) int {
 	w.T.Helper()
-	head := w.PushBranch("tmp-fork-head", map[string]string{"calc.go": actiontest.Project["calc.go"]})
+	return forkPRWith(w, nil)
+}
+
+// forkPRWith is forkPR with more files on the fork's head.
+func forkPRWith(w *actiontest.World, files map[string]string) int {
+	w.T.Helper()
+	onHead := map[string]string{"calc.go": actiontest.Project["calc.go"]}
+	maps.Copy(onHead, files)
+	head := w.PushBranch("tmp-fork-head", onHead)
 	actiontest.Git(w.T, w.Origin, nil, "update-ref", "-d", "refs/heads/tmp-fork-head")
 	w.GH.AddRepo("mallory/calc", "main")
 	w.GH.SetBranch("mallory/calc", "evil", head)

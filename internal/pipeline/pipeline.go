@@ -24,6 +24,7 @@ import (
 
 	"github.com/agentfix/agentfix/internal/agent"
 	"github.com/agentfix/agentfix/internal/config"
+	"github.com/agentfix/agentfix/internal/instructions"
 	"github.com/agentfix/agentfix/internal/llm"
 	"github.com/agentfix/agentfix/internal/untrusted"
 	"github.com/agentfix/agentfix/internal/verify"
@@ -48,6 +49,9 @@ type Job struct {
 	// check CMD`). They come from a person's comment, so a refusal by the
 	// allowlist ends the run refused instead of as a configuration error.
 	Commands []string
+	// Instructions gives the repository's instructions for agents, read
+	// from the base branch (see package instructions); nil reads none.
+	Instructions instructions.Source
 	// Session is the session record's path; "" chooses one (see
 	// SessionPath).
 	Session string
@@ -127,6 +131,9 @@ type Outcome struct {
 	Before *verify.Report
 	// Loop is the loop's result; nil if the loop did not run.
 	Loop *agent.Result
+	// Instructions gives the repository's instructions for agents, read
+	// from the base branch (see package instructions); nil reads none.
+	Instructions instructions.Source
 	// Session is the session record's path; "" when nothing was recorded.
 	Session string
 	// Elapsed is the run's wall time.
@@ -259,6 +266,13 @@ func Run(ctx context.Context, job Job, d Deps) (*Outcome, error) {
 		task.Failing = before
 	}
 
+	var instr []instructions.File
+	if job.Instructions != nil {
+		if instr, err = job.Instructions(ctx); err != nil {
+			return deliver(fmt.Errorf("instructions: %w", err))
+		}
+	}
+
 	model, err := d.NewModel(job.Config, d)
 	if err != nil {
 		return deliver(fmt.Errorf("model: %w", err))
@@ -266,7 +280,7 @@ func Run(ctx context.Context, job Job, d Deps) (*Outcome, error) {
 
 	job.Deliver.Progress(Progress{Stage: StageWorking})
 	res, err := agent.Run(ctx, agent.Job{
-		Repo: repo, Checkpoint: cp, Config: job.Config, Task: task, Model: model,
+		Repo: repo, Checkpoint: cp, Config: job.Config, Task: task, Instructions: instr, Model: model,
 		Record: rec.Recorder, Log: d.Log, Environ: d.Environ, Version: d.Version,
 		Actions: d.Getenv("GITHUB_ACTIONS") == "true", Progress: loopProgress(job.Deliver),
 		// A task given as text while the checks pass has no failing check

@@ -8,6 +8,7 @@ import (
 	"github.com/agentfix/agentfix/internal/agent"
 	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/gitrun"
+	"github.com/agentfix/agentfix/internal/instructions"
 	"github.com/agentfix/agentfix/internal/session"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
@@ -87,6 +88,8 @@ func recordedJob(rec *agent.Recording) Job {
 	task := rec.Start.Task
 	task.Failing = nil
 	job := Job{Name: "replay", Config: rec.Config, Task: task, FromFailures: task.Title == "" && task.Body == ""}
+	// The instructions the model read, not what the branch says today.
+	job.Instructions = instructions.Recorded(rec.Start.Instructions)
 	for _, e := range rec.Events {
 		var je JobEvent
 		if e.Kind == "job" && e.Decode(&je) == nil {

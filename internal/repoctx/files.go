@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/agentfix/agentfix/internal/gitrun"
+	"github.com/agentfix/agentfix/internal/instructions"
 )
 
 // ErrNotRepo is returned (wrapped) when the directory is not inside a git
@@ -87,8 +89,14 @@ var lockFiles = map[string]bool{
 	"Cargo.lock": true, "poetry.lock": true, "Gemfile.lock": true, "composer.lock": true,
 }
 
-// skipByName reports whether p is vendored, a lock file or binary by name.
+// skipByName reports whether p is vendored, a lock file or binary by name,
+// or the repository's instructions for agents: those reach the model only
+// as the base branch has them (package instructions), never as the work
+// tree (a PR's head) does.
 func skipByName(p string) bool {
+	if slices.Contains(instructions.Paths, p) {
+		return true
+	}
 	base := path.Base(p)
 	if lockFiles[base] || binaryExts[strings.ToLower(path.Ext(base))] {
 		return true

@@ -16,6 +16,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /repos/{owner}/{repo}/collaborators/{user}/permission", s.withRepo(s.getPermission))
 	mux.HandleFunc("GET /repos/{owner}/{repo}/branches/{branch...}", s.withRepo(s.getBranch))
 	mux.HandleFunc("GET /repos/{owner}/{repo}/git/ref/{ref...}", s.withRepo(s.getRef))
+	mux.HandleFunc("GET /repos/{owner}/{repo}/contents/{path...}", s.withRepo(s.getContents))
 	mux.HandleFunc("GET /repos/{owner}/{repo}/labels", s.withRepo(s.listRepoLabels))
 	mux.HandleFunc("POST /repos/{owner}/{repo}/labels", s.withRepo(s.createRepoLabel))
 	mux.HandleFunc("GET /repos/{owner}/{repo}/issues", s.withRepo(s.listIssues))

@@ -61,6 +61,7 @@ func (ix *Index) Rank(ctx context.Context, text string) (*Ranking, error) {
 	bonus := make([]float64, len(scans))
 	r.lexical(bonus)
 	r.signals(bonus)
+	r.testEdges(bonus)
 	for i := range r.score {
 		r.score[i] += bonus[i]
 	}

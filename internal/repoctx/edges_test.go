@@ -1,0 +1,34 @@
+package repoctx
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestBuildFollowsTheFailingTestsCallees: the fix site is a helper the
+// failing test reaches through three calls, in a big file of many
+// look-alike functions whose names the failure never says. It is packed,
+// whole, because the test calls Total, Total calls middle, and middle
+// calls deepHelper.
+func TestBuildFollowsTheFailingTestsCallees(t *testing.T) {
+	var big strings.Builder
+	big.WriteString("package calc\n\n")
+	for k := range 60 {
+		fmt.Fprintf(&big, "// step%d adds a value to the total.\nfunc step%d(total, value int) int {\n\tif value < 0 {\n\t\treturn total\n\t}\n\treturn total + value + %d\n}\n\n", k, k, k)
+	}
+	big.WriteString("// deepHelper rounds the total.\nfunc deepHelper(total int) int {\n\treturn total - 1 // the bug\n}\n")
+	repo := newRepo(t, map[string]string{
+		"go.mod":            "module example.com/calc\n",
+		"calc/big.go":       big.String(),
+		"calc/calc.go":      "package calc\n\n// Total sums values.\nfunc Total(values []int) int {\n\treturn middle(values, 0)\n}\n\nfunc middle(values []int, total int) int {\n\tfor _, v := range values {\n\t\ttotal = step3(total, v)\n\t}\n\treturn deepHelper(total)\n}\n",
+		"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {\n\tif got := Total([]int{1, 2}); got != 9 {\n\t\tt.Errorf(\"Total = %d, want 9\", got)\n\t}\n}\n",
+	})
+	failing := "--- FAIL: TestTotal (0.00s)\n    calc_test.go:7: Total = 8, want 9\nFAIL\nFAIL\texample.com/calc\t0.002s\n"
+	p := build(t, repo, failing, 2048)
+	f := fileOf(p, "calc/big.go")
+	site := strings.Count(big.String()[:strings.Index(big.String(), "func deepHelper")], "\n") + 1
+	if f == nil || !covers(f, site, site+2) {
+		t.Fatalf("deepHelper (calc/big.go:%d) is not packed; files %v, big.go %+v", site, paths(p), f)
+	}
+}

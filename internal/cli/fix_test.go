@@ -341,6 +341,9 @@ func interruptMidStream(t *testing.T, sig syscall.Signal, want int) {
 	if code := <-done; code != want || !strings.Contains(stdout.String(), "interrupted") {
 		t.Fatalf("exit %d, want %d\n%s\n%s", code, want, stdout.String(), stderr.String())
 	}
+	if strings.Contains(stdout.String(), "interrupted: interrupted") {
+		t.Errorf("the stop reason is said twice:\n%s", stdout.String())
+	}
 	if st := fixGit(t, repo, "status", "--porcelain"); st != "" {
 		t.Errorf("tree not restored:\n%s", st)
 	}

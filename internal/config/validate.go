@@ -132,17 +132,22 @@ func Validate(cfg *Config, src Sources) error {
 	}
 
 	if len(probs) > 0 {
-		// File order reads best; problems not from the file come last.
-		sort.SliceStable(probs, func(i, j int) bool {
-			a, b := probs[i], probs[j]
-			if (a.Line == 0) != (b.Line == 0) {
-				return b.Line == 0
-			}
-			return a.Line < b.Line
-		})
+		sortProblems(probs)
 		return &Error{Problems: probs}
 	}
 	return nil
+}
+
+// sortProblems puts problems in file order, which reads best; problems not
+// from the file come last.
+func sortProblems(probs []Problem) {
+	sort.SliceStable(probs, func(i, j int) bool {
+		a, b := probs[i], probs[j]
+		if (a.Line == 0) != (b.Line == 0) {
+			return b.Line == 0
+		}
+		return a.Line < b.Line
+	})
 }
 
 var (

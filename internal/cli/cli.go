@@ -99,6 +99,7 @@ func commands() []command {
 		{"action", "run as a GitHub Action (the default inside Actions)", runAction},
 		{"replay", "re-run a recorded session without a model server", runReplay},
 		{"config", "validate the configuration, or print its schema", runConfig},
+		{"init", "write the workflow and a commented config into a repository", runInit},
 		{"doctor", "check that everything agentfix needs is in place", runDoctor},
 		{"version", "print the version", runVersion},
 	}

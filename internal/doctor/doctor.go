@@ -122,6 +122,7 @@ func Run(ctx context.Context, opts Options) *Report {
 	d.ollama(ctx)
 	d.verify()
 	d.sandbox()
+	d.workflow()
 	if opts.Getenv("GITHUB_ACTIONS") == "true" {
 		d.actions(ctx)
 	}

@@ -59,7 +59,7 @@ func (g *gitHub) Progress(p pipeline.Progress) {
 	case pipeline.StageRound:
 		stage = report.StageRound
 	}
-	g.poster.offer(stage, p.Round)
+	g.poster.offer(stage, p.Round, p.Model)
 }
 
 // Deliver publishes the outcome and settles the status comment.

@@ -34,17 +34,18 @@ const finalPostTimeout = 30 * time.Second
 
 // render is the comment's text at stage (round is the current round for
 // report.StageRound).
-func (s *status) render(stage report.Stage, round int) string {
+func (s *status) render(stage report.Stage, round int, waiting string) string {
 	r := *s.a.rep
 	if stage == report.StageRound {
 		r.Rounds = round
 	}
+	r.Waiting = waiting
 	return report.StatusComment(&r, stage)
 }
 
 // post edits the comment to stage, now.
 func (s *status) post(ctx context.Context, stage report.Stage) {
-	s.send(ctx, stage, s.a.rep.Rounds)
+	s.send(ctx, stage, s.a.rep.Rounds, "")
 }
 
 // done edits the comment to the run's final state, also when ctx is
@@ -58,12 +59,13 @@ func (s *status) done(ctx context.Context) {
 	}
 	s.foreign = nil
 	s.mu.Unlock()
-	s.send(ctx, report.StageDone, s.a.rep.Rounds)
+	s.send(ctx, report.StageDone, s.a.rep.Rounds, "")
 }
 
-// send edits the comment to stage. A failure to post is logged, not fatal:
+// send edits the comment to stage (waiting: what the model server is
+// doing, or ""). A failure to post is logged, not fatal:
 // the work matters more than the comment about it.
-func (s *status) send(ctx context.Context, stage report.Stage, round int) {
+func (s *status) send(ctx context.Context, stage report.Stage, round int, waiting string) {
 	a := s.a
 	if a.job == nil || a.job.Number == 0 || a.dryRun || a.pub == nil {
 		return
@@ -83,7 +85,7 @@ func (s *status) send(ctx context.Context, stage report.Stage, round int) {
 		s.foreign = append(s.foreign, foreign...)
 		a.rep.History = report.EarlierRuns(prev)
 	}
-	body := s.render(stage, round)
+	body := s.render(stage, round, waiting)
 	if s.id != 0 && body == s.last {
 		return
 	}
@@ -121,17 +123,18 @@ func newPoster(ctx context.Context, cancel context.CancelFunc, s *status) *poste
 
 // pending is a stage waiting to be posted.
 type pending struct {
-	stage report.Stage
-	round int
+	stage   report.Stage
+	round   int
+	waiting string
 }
 
 // offer replaces the stage waiting to be posted; it never blocks.
-func (p *poster) offer(stage report.Stage, round int) {
+func (p *poster) offer(stage report.Stage, round int, waiting string) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
-	p.next = &pending{stage, round}
+	p.next = &pending{stage, round, waiting}
 	p.mu.Unlock()
 	select {
 	case p.wake <- struct{}{}:
@@ -152,7 +155,7 @@ func (p *poster) loop() {
 		p.next = nil
 		p.mu.Unlock()
 		if next != nil && !closed {
-			p.s.send(p.ctx, next.stage, next.round)
+			p.s.send(p.ctx, next.stage, next.round, next.waiting)
 		}
 		if closed {
 			return

@@ -31,7 +31,12 @@ func (c *Client) newProgress(model string) *progress {
 // token counts one streamed chunk (Ollama streams a token per chunk).
 func (p *progress) token() {
 	if !p.first.Swap(true) {
-		p.phase(PhaseGenerating)
+		p.mu.Lock()
+		waited := p.now != ""
+		p.mu.Unlock()
+		if waited { // a fast reply is not news; the end of a wait is
+			p.phase(PhaseGenerating)
+		}
 	}
 	p.tokens++
 	now := p.c.now()

@@ -70,6 +70,9 @@ type Deps struct {
 	Version string
 	// NewModel connects to the model server cfg names; Ollama when nil.
 	NewModel func(cfg *config.Config, d Deps) (agent.Model, error)
+	// ModelPhase is told what the model server is doing while a request
+	// waits on it (llm.Phase); Run sets it so the deliverer hears it.
+	ModelPhase func(model string, phase llm.Phase)
 }
 
 func (d Deps) withDefaults() Deps {
@@ -92,7 +95,7 @@ func (d Deps) withDefaults() Deps {
 // sampling with agent.Seed so that the same task is the same run in every
 // mode.
 func Ollama(cfg *config.Config, d Deps) (agent.Model, error) {
-	return llm.New(cfg.Ollama.Host, llm.Options{Timeout: cfg.Ollama.Timeout.D(), Log: d.Log, Sleep: d.Sleep, Now: d.Now, Seed: agent.Seed})
+	return llm.New(cfg.Ollama.Host, llm.Options{Timeout: cfg.Ollama.Timeout.D(), Log: d.Log, Sleep: d.Sleep, Now: d.Now, Seed: agent.Seed, OnPhase: d.ModelPhase})
 }
 
 // Result is how a run ended.
@@ -230,7 +233,9 @@ func Run(ctx context.Context, job Job, d Deps) (*Outcome, error) {
 	defer rec.Close()
 	rec.Record("job", JobEvent{Name: job.Name, FromFailures: job.FromFailures, Commands: job.Commands})
 
-	job.Deliver.Progress(Progress{Stage: StageChecking})
+	prog := &progressTracker{d: job.Deliver}
+	d.ModelPhase = prog.phase
+	prog.Progress(Progress{Stage: StageChecking})
 	before, err := agent.CheckBefore(ctx, agent.Before{
 		Repo: repo.Root, Config: job.Config, Commands: job.Commands, Record: rec.Recorder,
 		Log: d.Log, Environ: d.Environ, Actions: d.Getenv("GITHUB_ACTIONS") == "true",
@@ -264,11 +269,11 @@ func Run(ctx context.Context, job Job, d Deps) (*Outcome, error) {
 		return deliver(fmt.Errorf("model: %w", err))
 	}
 
-	job.Deliver.Progress(Progress{Stage: StageWorking})
+	prog.Progress(Progress{Stage: StageWorking})
 	res, err := agent.Run(ctx, agent.Job{
 		Repo: repo, Checkpoint: cp, Config: job.Config, Task: task, Model: model,
 		Record: rec.Recorder, Log: d.Log, Environ: d.Environ, Version: d.Version,
-		Actions: d.Getenv("GITHUB_ACTIONS") == "true", Progress: loopProgress(job.Deliver),
+		Actions: d.Getenv("GITHUB_ACTIONS") == "true", Progress: loopProgress(prog),
 		// A task given as text while the checks pass has no failing check
 		// to judge a fix by: a test that reproduces it is asked for first.
 		Reproduce: !job.FromFailures && before.Passed && job.Config.Verify.Proof == config.ProofTest,

@@ -104,7 +104,11 @@ type Run struct {
 	Rounds    int
 	MaxRounds int
 	Model     string
-	Elapsed   time.Duration
+	// Waiting is what the model server is doing while the run waits on
+	// it (loading the model, evaluating the prompt, generating); shown
+	// under a working stage.
+	Waiting string
+	Elapsed time.Duration
 	// RunURL links to the workflow run.
 	RunURL string
 	// Summary says what the fix does, in a sentence or two.

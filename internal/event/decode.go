@@ -19,6 +19,10 @@ const (
 	EventIssueComment     = "issue_comment"
 	EventSchedule         = "schedule"
 	EventWorkflowDispatch = "workflow_dispatch"
+	// EventReview is a pull request review; EventReviewComment an inline
+	// review comment.
+	EventReview        = "pull_request_review"
+	EventReviewComment = "pull_request_review_comment"
 )
 
 // DefaultLabel is the trigger label when the config leaves triggers.label
@@ -73,6 +77,10 @@ func Parse(name string, payload []byte, repository string, t config.Triggers) (*
 		err = parseSchedule(j, payload)
 	case EventWorkflowDispatch:
 		err = parseDispatch(j, payload)
+	case EventReview:
+		err = parseReview(j, payload)
+	case EventReviewComment:
+		err = parseReviewComment(j, payload, t)
 	default:
 		ignore(j, fmt.Sprintf("event %s does not trigger agentfix", name))
 	}
@@ -206,7 +214,8 @@ func parseIssueComment(j *Job, payload []byte, t config.Triggers) error {
 	case cmd.Verb == VerbCheck && j.IsPR:
 		j.Kind = KindCheckPR
 	case cmd.Verb == VerbFix:
-		ignore(j, "fix works on issues; on a pull request use check")
+		// Whose PR it is decides what fix does there (see Settle).
+		j.Kind = KindFixPR
 	default:
 		ignore(j, "check works on pull requests, not on issues")
 	}

@@ -33,7 +33,10 @@ type gitHub struct {
 	fork bool
 	// nightly: failures that cannot be fixed go to the tracking issue.
 	nightly bool
-	poster  *poster
+	// revise: the outcome is a revision of agentfix's own PR (see
+	// revision.go), not a PR of its own.
+	revise *revision
+	poster *poster
 }
 
 var _ pipeline.Deliverer = (*gitHub)(nil)
@@ -67,6 +70,9 @@ func (g *gitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 	a := g.a
 	a.delivered = true
 	g.fill(o)
+	if g.revise != nil {
+		return g.deliverRevision(ctx, o)
+	}
 	defer a.status.done(ctx)
 	switch {
 	case o.Err != nil:

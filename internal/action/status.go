@@ -16,6 +16,9 @@ type status struct {
 	mu   sync.Mutex
 	id   int64  // the comment once found or created
 	last string // the text it has now
+	// quiet: the job keeps no status comment (a revision answers with one
+	// reply once it is done).
+	quiet bool
 }
 
 // finalPostTimeout bounds the last edit of a run that is already
@@ -49,11 +52,11 @@ func (s *status) done(ctx context.Context) {
 // the work matters more than the comment about it.
 func (s *status) send(ctx context.Context, body string) {
 	a := s.a
-	if a.job == nil || a.job.Number == 0 || a.dryRun || a.pub == nil {
-		return
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if a.job == nil || a.job.Number == 0 || a.dryRun || a.pub == nil || s.quiet {
+		return
+	}
 	if s.id != 0 && body == s.last {
 		return
 	}

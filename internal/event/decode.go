@@ -187,25 +187,10 @@ func parseIssueComment(j *Job, payload []byte, t config.Triggers) error {
 	}
 	c := ev.GetComment()
 	j.Comment = &Comment{ID: c.GetID(), Body: c.GetBody(), HTMLURL: c.GetHTMLURL()}
-	j.Actor = actor(c.GetUser())
-	if j.Actor.Login == "" {
-		j.Actor = actor(ev.Sender)
-	}
-	if j.Action != "created" {
-		ignore(j, fmt.Sprintf("issue_comment/%s does not trigger agentfix (only created; edits never do)", j.Action))
-		return nil
-	}
-	if HasMarker(c.GetBody()) {
-		ignore(j, "the comment was written by agentfix (it carries the hidden marker)")
-		return nil
-	}
-	cmd := NewCommands(t.Command).Parse(c.GetBody())
+	cmd := commentCommand(j, c.GetUser(), ev.Sender, t)
 	if cmd == nil {
-		ignore(j, "the comment holds no command")
 		return nil
 	}
-	j.Command = cmd
-	j.Task = cmd.Args
 	switch {
 	case cmd.Verb == VerbHelp:
 		j.Kind = KindHelp
@@ -220,6 +205,30 @@ func parseIssueComment(j *Job, payload []byte, t config.Triggers) error {
 		ignore(j, "check works on pull requests, not on issues")
 	}
 	return nil
+}
+
+// commentCommand sets the actor of a comment job (its author, else the
+// sender) and returns the comment's command, or nil when the job is
+// ignored: an edit, agentfix's own comment, no command.
+func commentCommand(j *Job, author, sender *github.User, t config.Triggers) *Command {
+	j.Actor = actor(author)
+	if j.Actor.Login == "" {
+		j.Actor = actor(sender)
+	}
+	switch {
+	case j.Action != "created":
+		ignore(j, fmt.Sprintf("%s/%s does not trigger agentfix (only created; edits never do)", j.EventName, j.Action))
+	case HasMarker(j.Comment.Body):
+		ignore(j, "the comment was written by agentfix (it carries the hidden marker)")
+	default:
+		j.Command = NewCommands(t.Command).Parse(j.Comment.Body)
+		if j.Command == nil {
+			ignore(j, "the comment holds no command")
+			return nil
+		}
+		j.Task = j.Command.Args
+	}
+	return j.Command
 }
 
 func parseSchedule(j *Job, payload []byte) error {

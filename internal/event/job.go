@@ -150,6 +150,8 @@ type PullRequest struct {
 	// State is "open" or "closed"; Author is the PR's author's login.
 	State  string
 	Author string
+	// HTMLURL is the PR's page.
+	HTMLURL string
 }
 
 // Job is one decoded event: what to do, where, and for whom.

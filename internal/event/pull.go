@@ -24,6 +24,7 @@ func (j *Job) SetPullRequest(pr *github.PullRequest) {
 	p.BaseRef = pr.GetBase().GetRef()
 	p.State = pr.GetState()
 	p.Author = pr.GetUser().GetLogin()
+	p.HTMLURL = pr.GetHTMLURL()
 	if p.BaseRepo == "" {
 		p.BaseRepo = j.FullName()
 	}

@@ -75,25 +75,10 @@ func parseReviewComment(j *Job, payload []byte, t config.Triggers) error {
 	}
 	j.Comment = &Comment{ID: c.GetID(), Body: c.GetBody(), HTMLURL: c.GetHTMLURL(), Inline: true,
 		Path: c.GetPath(), Line: line, DiffHunk: c.GetDiffHunk(), ReviewID: c.GetPullRequestReviewID()}
-	j.Actor = actor(c.GetUser())
-	if j.Actor.Login == "" {
-		j.Actor = actor(ev.Sender)
-	}
-	if j.Action != "created" {
-		ignore(j, fmt.Sprintf("pull_request_review_comment/%s does not trigger agentfix (only created; edits never do)", j.Action))
-		return nil
-	}
-	if HasMarker(c.GetBody()) {
-		ignore(j, "the comment was written by agentfix (it carries the hidden marker)")
-		return nil
-	}
-	cmd := NewCommands(t.Command).Parse(c.GetBody())
+	cmd := commentCommand(j, c.GetUser(), ev.Sender, t)
 	if cmd == nil {
-		ignore(j, "the review comment holds no command")
 		return nil
 	}
-	j.Command = cmd
-	j.Task = cmd.Args
 	switch cmd.Verb {
 	case VerbHelp:
 		j.Kind = KindHelp

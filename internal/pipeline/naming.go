@@ -27,6 +27,9 @@ type CommitInfo struct {
 	Fixes int
 	// RunURL links the workflow run that made the commit.
 	RunURL string
+	// Subject replaces the subject made from the task's title: a
+	// revision says what it answers.
+	Subject string
 }
 
 // CommitMessage is the message of the commit that carries a fix, the same
@@ -34,7 +37,11 @@ type CommitInfo struct {
 // fixes, the commands that verified it and the model that wrote it.
 func CommitMessage(o *Outcome, info CommitInfo) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "agentfix: %s\n\n", firstLine(o.Title(), 68))
+	subject := o.Title()
+	if info.Subject != "" {
+		subject = info.Subject
+	}
+	fmt.Fprintf(&b, "agentfix: %s\n\n", firstLine(subject, 68))
 	if o.Loop != nil && o.Loop.Plan != nil && len(o.Loop.Plan.Steps) > 0 {
 		for _, s := range o.Loop.Plan.Steps {
 			fmt.Fprintf(&b, "- %s\n", strings.TrimSpace(s))

@@ -64,25 +64,34 @@ func (p *Publisher) pushFix(ctx context.Context, c *Change) (*pushed, error) {
 		}
 		parent = tip
 	}
-	id := p.identity()
-	env := []string{
-		"GIT_AUTHOR_NAME=" + id.Name, "GIT_AUTHOR_EMAIL=" + id.Email,
-		"GIT_COMMITTER_NAME=" + id.Name, "GIT_COMMITTER_EMAIL=" + id.Email,
-	}
 	msg := c.Message
 	if msg == "" {
 		msg = c.Title
 	}
-	out, err := p.git().Exec(ctx, gitrun.Cmd{Args: []string{"-c", "commit.gpgsign=false", "commit-tree", tree, "-p", parent, "-F", "-"}, Env: env, Stdin: []byte(msg)})
+	commit, err := p.commitTree(ctx, tree, parent, msg)
 	if err != nil {
-		return nil, fmt.Errorf("commit the fix: %w", err)
+		return nil, err
 	}
-	commit := strings.TrimSpace(out)
 	err = workspace.PushBranch(ctx, workspace.PushOptions{RemoteOptions: p.Remote, Commit: commit, Branch: c.Branch, Protected: c.Protected})
 	if err != nil {
 		return nil, err
 	}
 	return &pushed{Commit: commit}, nil
+}
+
+// commitTree makes a commit of tree on parent as agentfix's identity,
+// without touching the work tree, the index or any ref.
+func (p *Publisher) commitTree(ctx context.Context, tree, parent, msg string) (string, error) {
+	id := p.identity()
+	env := []string{
+		"GIT_AUTHOR_NAME=" + id.Name, "GIT_AUTHOR_EMAIL=" + id.Email,
+		"GIT_COMMITTER_NAME=" + id.Name, "GIT_COMMITTER_EMAIL=" + id.Email,
+	}
+	out, err := p.git().Exec(ctx, gitrun.Cmd{Args: []string{"-c", "commit.gpgsign=false", "commit-tree", tree, "-p", parent, "-F", "-"}, Env: env, Stdin: []byte(msg)})
+	if err != nil {
+		return "", fmt.Errorf("commit the fix: %w", err)
+	}
+	return strings.TrimSpace(out), nil
 }
 
 // fixTree writes HEAD's tree plus the work tree's version of files as a

@@ -66,10 +66,12 @@ func prKey(r *Run) string {
 // prHead is the PR body without the session excerpt and the footer.
 func prHead(r *Run) string {
 	var b strings.Builder
-	if r.Number > 0 && !r.IsPR {
+	switch {
+	case r.Revision != nil:
+		revisionHead(&b, r.Revision)
+	case r.Number > 0 && !r.IsPR:
 		fmt.Fprintf(&b, "Fixes #%d\n\n", r.Number)
-	}
-	if r.IsPR && r.Number > 0 {
+	case r.IsPR && r.Number > 0:
 		fmt.Fprintf(&b, "Fixes the failing checks of #%d (this PR merges into its branch).\n\n", r.Number)
 	}
 	b.WriteString(unsandboxedNote(r))

@@ -94,12 +94,21 @@ func (w *World) PushBranch(branch string, files map[string]string) string {
 	return w.pushTo(branch, true, files)
 }
 
+// PushOnto commits files onto origin's existing branch, as a person
+// would, and returns the commit.
+func (w *World) PushOnto(branch string, files map[string]string) string {
+	w.T.Helper()
+	return w.pushTo(branch, false, files)
+}
+
 func (w *World) pushTo(branch string, create bool, files map[string]string) string {
 	w.T.Helper()
 	c := filepath.Join(w.T.TempDir(), "c")
 	Git(w.T, w.Dir, nil, "clone", "-q", "file://"+w.Origin, c)
 	if create {
 		Git(w.T, c, nil, "checkout", "-q", "-b", branch)
+	} else {
+		Git(w.T, c, nil, "checkout", "-q", branch)
 	}
 	WriteFiles(w.T, c, files)
 	Git(w.T, c, nil, "add", ".")
@@ -134,4 +143,10 @@ func (w *World) ChatsMention(text string) bool {
 		}
 	}
 	return false
+}
+
+// Tip is the commit origin's branch points at.
+func (w *World) Tip(branch string) string {
+	w.T.Helper()
+	return Git(w.T, w.Origin, nil, "rev-parse", "refs/heads/"+branch)
 }

@@ -20,8 +20,18 @@ func main() {
 	if err := procenv.Harden(verify.IsSecretName); err != nil {
 		fmt.Fprintf(os.Stderr, "agentfix: warning: secrets may be readable by child processes: %v\n", err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s, ok := <-sigs
+		if ok {
+			// A second signal kills at once, as it would without agentfix.
+			signal.Stop(sigs)
+			cancel(cli.Interrupted{Signal: s})
+		}
+	}()
 	code := cli.Main(ctx, os.Args[1:], cli.OSEnv())
-	stop()
+	signal.Stop(sigs)
 	os.Exit(code)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/agentfix/agentfix/internal/pipeline"
 	"github.com/agentfix/agentfix/internal/publish"
 	"github.com/agentfix/agentfix/internal/report"
+	"github.com/agentfix/agentfix/internal/verify"
 )
 
 // revision is what a revision of agentfix's own PR carries from the start
@@ -66,14 +67,43 @@ func (a *run) revisePR(ctx context.Context) error {
 		return fmt.Errorf("revise: workspace: %w", err)
 	}
 	rev.start = b.Tip
+	frozen, err := a.keptProof(ctx, b)
+	if err != nil {
+		return fmt.Errorf("revise: workspace: %w", err)
+	}
+	v.Kept = frozen
 	original, err := a.originalTask(ctx, v)
 	if err != nil {
 		return fmt.Errorf("revise: %w", err)
 	}
-	task := requestTask(request{number: j.Number, title: j.Title, original: original, base: pr.BaseRef, diff: diff,
+	task, hidden := requestTask(request{number: j.Number, title: j.Title, original: original, base: pr.BaseRef, diff: diff,
 		asker: j.Actor.Login, review: j.Review, threads: rev.threads, comment: j.Comment, instructions: j.Task})
-	return a.pipeline(ctx, pipeline.Job{Name: "revise-" + strconv.Itoa(j.Number), Config: a.cfg, Task: task},
+	a.noteRequest(hidden)
+	return a.pipeline(ctx, pipeline.Job{Name: "revise-" + strconv.Itoa(j.Number), Config: a.cfg, Task: task, Revision: true, Frozen: frozen},
 		&gitHub{a: a, branch: func(*pipeline.Outcome) string { return pr.HeadRef }, base: pr.BaseRef, revise: rev})
+}
+
+// keptProof are the test files of the pull request's first version: its
+// proof (a reproducing test, or the tests its fix made pass). A revision
+// keeps the proof the PR was opened with rather than writing a new one:
+// no patch may change these files, and the suite, which runs them, must
+// still pass.
+func (a *run) keptProof(ctx context.Context, b *publish.PRBranch) ([]string, error) {
+	changed, err := a.pub.FirstChanges(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	globs := a.cfg.Verify.TestPaths
+	if len(globs) == 0 {
+		globs = verify.TestPaths(a.cfg.Verify.Commands)
+	}
+	var tests []string
+	for _, f := range changed {
+		if verify.IsTestFile(globs, f) {
+			tests = append(tests, f)
+		}
+	}
+	return tests, nil
 }
 
 // readReview reads the inline comments of the review that asks for a
@@ -86,7 +116,9 @@ func (a *run) readReview(ctx context.Context) error {
 		return err
 	}
 	for _, c := range cs {
-		if !event.HasMarker(c.Body) {
+		// A review's comments are its author's, the person trust checked;
+		// any other author's text does not reach the model.
+		if !event.HasMarker(c.Body) && strings.EqualFold(c.Author, j.Actor.Login) {
 			a.threads = append(a.threads, c)
 		}
 	}

@@ -38,6 +38,7 @@ func parseReview(j *Job, payload []byte) error {
 	}
 	r := ev.GetReview()
 	j.Review = &Review{ID: r.GetID(), State: strings.ToLower(r.GetState()), Body: r.GetBody(), HTMLURL: r.GetHTMLURL(), CommitID: r.GetCommitID()}
+	j.At = r.GetSubmittedAt().Time
 	j.Actor = actor(r.GetUser())
 	if j.Actor.Login == "" {
 		j.Actor = actor(ev.Sender)
@@ -75,6 +76,7 @@ func parseReviewComment(j *Job, payload []byte, t config.Triggers) error {
 	}
 	j.Comment = &Comment{ID: c.GetID(), Body: c.GetBody(), HTMLURL: c.GetHTMLURL(), Inline: true,
 		Path: c.GetPath(), Line: line, DiffHunk: c.GetDiffHunk(), ReviewID: c.GetPullRequestReviewID()}
+	j.At = c.GetCreatedAt().Time
 	cmd := commentCommand(j, c.GetUser(), ev.Sender, t)
 	if cmd == nil {
 		return nil

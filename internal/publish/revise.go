@@ -99,6 +99,30 @@ func (p *Publisher) Diff(ctx context.Context, b *PRBranch) (string, error) {
 	return out, nil
 }
 
+// FirstChanges are the paths the branch's first commit (the version the
+// pull request was opened with) added or modified.
+func (p *Publisher) FirstChanges(ctx context.Context, b *PRBranch) ([]string, error) {
+	out, err := p.git().Run(ctx, "rev-list", "--reverse", b.BaseTip+".."+b.Tip)
+	if err != nil {
+		return nil, fmt.Errorf("read the commits of %s: %w", b.Name, err)
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(out), "\n")
+	if first == "" {
+		return nil, nil
+	}
+	out, err = p.git().Run(ctx, "diff-tree", "--no-commit-id", "--name-only", "--no-renames", "--diff-filter=AM", "-r", "-z", b.BaseTip, first)
+	if err != nil {
+		return nil, fmt.Errorf("read the first commit of %s: %w", b.Name, err)
+	}
+	var paths []string
+	for _, f := range strings.Split(out, "\x00") {
+		if f != "" {
+			paths = append(paths, f)
+		}
+	}
+	return paths, nil
+}
+
 // Checkout checks commit out, detached, in the work tree.
 func (p *Publisher) Checkout(ctx context.Context, commit string) error {
 	if _, err := p.git().Run(ctx, "checkout", "--quiet", "--detach", commit); err != nil {

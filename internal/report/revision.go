@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // Revision is a revision of agentfix's own pull request: one commit on its
@@ -23,6 +25,9 @@ type Revision struct {
 	// (<prefix>pr-N). Both 0 for a nightly fix.
 	Fixes int
 	Into  int
+	// Kept are the test files of the pull request's first version, its
+	// proof: the revision could not change them, and they pass with it.
+	Kept []string
 	// Answered are the inline comments the revision changed the files of.
 	Answered []Thread
 	// Unanswered are the request's inline comments on files the revision
@@ -52,12 +57,15 @@ func revisionHead(b *strings.Builder, v *Revision) {
 	}
 	if v.Commit != "" {
 		fmt.Fprintf(b, "Revision %d (`%.12s`) answers %s. The evidence below is this revision's.\n\n", v.N, v.Commit, request(v))
+		if len(v.Kept) > 0 {
+			fmt.Fprintf(b, "The tests of the first version (%s) were kept as they were: the revision could not change them, and the full suite below, which runs them, passes.\n\n", strings.Join(quoted(v.Kept), ", "))
+		}
 	}
 }
 
 // request is what asked for the revision, as a link when there is one.
 func request(v *Revision) string {
-	what := fmt.Sprintf("the %s by @%s", v.Request, v.Requester)
+	what := fmt.Sprintf("the %s by @%s", v.Request, untrusted.Plain(v.Requester))
 	if v.RequestURL != "" {
 		return fmt.Sprintf("[%s](%s)", what, v.RequestURL)
 	}
@@ -72,21 +80,21 @@ func RevisionReply(r *Run) string {
 	var b strings.Builder
 	b.WriteString(RevisionMarker(r.Number) + "\n")
 	if v.Commit == "" {
-		fmt.Fprintf(&b, "@%s, agentfix did not revise this pull request in answer to %s: nothing was pushed.\n\n", v.Requester, request(v))
+		fmt.Fprintf(&b, "@%s, agentfix did not revise this pull request in answer to %s: nothing was pushed.\n\n", untrusted.Plain(v.Requester), request(v))
 		if r.Reason != "" {
-			fmt.Fprintf(&b, "**Why**: %s.\n", strings.TrimSuffix(strings.TrimSpace(r.Reason), "."))
+			fmt.Fprintf(&b, "**Why**: %s.\n", untrusted.Markdown(strings.TrimSuffix(strings.TrimSpace(r.Reason), ".")))
 		}
 		if r.RunURL != "" {
 			fmt.Fprintf(&b, "\n[Workflow run](%s)\n", r.RunURL)
 		}
 		return b.String()
 	}
-	fmt.Fprintf(&b, "@%s, agentfix pushed %s to `%s` in answer to %s (revision %d of at most %d).\n\n", v.Requester, commitRef(r), r.PR.Branch, request(v), v.N, v.Max)
+	fmt.Fprintf(&b, "@%s, agentfix pushed %s to %s in answer to %s (revision %d of at most %d).\n\n", untrusted.Plain(v.Requester), commitRef(r), untrusted.Code(r.PR.Branch), request(v), v.N, v.Max)
 	if len(r.Files) > 0 {
 		fmt.Fprintf(&b, "**Changed**: %s\n\n", strings.Join(quoted(r.Files), ", "))
 	}
 	for _, s := range r.Plan {
-		fmt.Fprintf(&b, "- %s\n", strings.TrimSpace(s))
+		fmt.Fprintf(&b, "- %s\n", untrusted.Markdown(strings.TrimSpace(s)))
 	}
 	if len(r.Plan) > 0 {
 		b.WriteString("\n")
@@ -94,14 +102,14 @@ func RevisionReply(r *Run) string {
 	if r.After != nil {
 		var cmds []string
 		for _, c := range r.After.Commands {
-			cmds = append(cmds, "`"+c.Command+"`")
+			cmds = append(cmds, untrusted.Code(c.Command))
 		}
 		fmt.Fprintf(&b, "**Verified**: %s pass after %d round(s).\n\n", strings.Join(cmds, ", "), r.Rounds)
 	}
 	if len(v.Unanswered) > 0 {
 		b.WriteString("These inline comments are on files the revision did not change:")
 		for _, t := range v.Unanswered {
-			fmt.Fprintf(&b, " [`%s:%d`](%s)", t.Path, t.Line, t.URL)
+			fmt.Fprintf(&b, " [%s](%s)", untrusted.Code(fmt.Sprintf("%s:%d", t.Path, t.Line)), t.URL)
 		}
 		b.WriteString(".\n\n")
 	}
@@ -119,7 +127,7 @@ func RevisionReply(r *Run) string {
 
 // ThreadReply answers one inline comment the revision addressed.
 func ThreadReply(r *Run, t Thread) string {
-	return fmt.Sprintf("%s\nChanged `%s` in %s (revision %d) in answer to this comment.\n", RevisionMarker(r.Number), t.Path, commitRef(r), r.Revision.N)
+	return fmt.Sprintf("%s\nChanged %s in %s (revision %d) in answer to this comment.\n", RevisionMarker(r.Number), untrusted.Code(t.Path), commitRef(r), r.Revision.N)
 }
 
 // commitRef is the revision's commit, linked to the pull request's view
@@ -135,7 +143,7 @@ func commitRef(r *Run) string {
 func quoted(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
-		out[i] = "`" + s + "`"
+		out[i] = untrusted.Code(s)
 	}
 	return out
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -22,13 +21,7 @@ import (
 // alice (write) and bob (read) as collaborators.
 func reviewedPR(t *testing.T) (*githubfake.Server, *github.Client, int) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	bare := filepath.Join(t.TempDir(), "origin.git")
-	work := t.TempDir()
-	git(t, t.TempDir(), "init", "-q", "--bare", bare)
-	git(t, work, "init", "-q", "-b", "main")
+	bare, work := newOrigin(t)
 	writeFile(t, filepath.Join(work, "calc.go"), "package calc\nvar x = 1\nvar y = 2\n")
 	git(t, work, "add", ".")
 	git(t, work, "commit", "-q", "-m", "base")

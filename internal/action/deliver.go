@@ -98,9 +98,7 @@ func (g *gitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 	a.rep.Result = report.NotFixed
 	cfg := o.Job.Config
 	if cfg.PR.OnUnverified == config.OnUnverifiedDraft && o.Diff() != "" && !a.dryRun {
-		if err := o.Repo.ApplyDiff(ctx, o.Diff()); err != nil {
-			a.rep.Notes = append(a.rep.Notes, "The unverified attempt could not be re-applied for a draft PR: "+err.Error())
-		} else if err := g.publishFailed(o, g.openPR(ctx, o, true)); err != nil {
+		if err := g.publishFailed(o, g.openPR(ctx, o, true)); err != nil {
 			return err
 		}
 	}
@@ -110,7 +108,7 @@ func (g *gitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 	return nil
 }
 
-// openPR pushes the work tree's fix and opens or updates its PR.
+// openPR pushes the validated diff and opens or updates its PR.
 func (g *gitHub) openPR(ctx context.Context, o *pipeline.Outcome, draft bool) error {
 	a := g.a
 	branch := g.branch(o)
@@ -121,7 +119,7 @@ func (g *gitHub) openPR(ctx context.Context, o *pipeline.Outcome, draft bool) er
 	}
 	out, err := a.pub.Publish(ctx, publish.Change{
 		Branch: branch, Base: g.base, Protected: []string{a.base},
-		Files: o.Loop.Files, Message: pipeline.CommitMessage(o, pipeline.CommitInfo{Fixes: g.fixes, RunURL: a.rep.RunURL}),
+		Diff: o.Diff(), From: o.Checkpoint.Head, Message: pipeline.CommitMessage(o, pipeline.CommitInfo{Fixes: g.fixes, RunURL: a.rep.RunURL}),
 		Title: report.PRTitle(a.rep), Body: report.PRBody(a.rep),
 		Labels: a.cfg.PR.Labels, Draft: draft,
 	})
@@ -200,6 +198,9 @@ func (g *gitHub) fill(o *pipeline.Outcome) {
 		r.After = checkOf(res.Verify)
 	}
 	r.Verified = res.Result == agent.Fixed
+	if len(res.Drift) > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("The verify commands changed %s while they ran; what agentfix commits is the validated diff alone, without those changes.", strings.Join(quoteAll(res.Drift), ", ")))
+	}
 	if len(res.Files) > 0 {
 		stop := o.Reason
 		if r.Verified {

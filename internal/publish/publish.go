@@ -31,6 +31,8 @@ type Publisher struct {
 	Identity workspace.Identity
 	// Log receives one line per action; nil discards.
 	Log io.Writer
+
+	origin *workspace.Origin // read by Prepare
 }
 
 // Change is a fix to publish as a pull request.
@@ -41,8 +43,12 @@ type Change struct {
 	Base string
 	// Protected are branches never pushed to (the default branch).
 	Protected []string
-	// Files are the work-tree paths the fix changed.
-	Files   []string
+	// Diff is the validated diff: the commit is From with Diff applied,
+	// never what the work tree holds after the tests ran.
+	Diff string
+	// From is the commit Diff applies to: the work tree's HEAD when the
+	// job started.
+	From    string
 	Message string
 	Title   string
 	Body    string

@@ -20,8 +20,12 @@ func main() {
 	if err := procenv.Harden(verify.IsSecretName); err != nil {
 		fmt.Fprintf(os.Stderr, "agentfix: warning: secrets may be readable by child processes: %v\n", err)
 	}
+	// The token is read once, here, and leaves the environment Go holds:
+	// no program agentfix starts inherits it, even by mistake.
+	env := cli.OSEnv()
+	env.Getenv = procenv.Getenv(procenv.Take(verify.IsHeldName))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := cli.Main(ctx, os.Args[1:], cli.OSEnv())
+	code := cli.Main(ctx, os.Args[1:], env)
 	stop()
 	os.Exit(code)
 }

@@ -8,6 +8,7 @@ require (
 	github.com/google/go-github/v60 v60.0.0
 	github.com/ollama/ollama v0.24.0
 	github.com/sethvargo/go-githubactions v1.3.1
+	github.com/yuin/goldmark v1.7.13
 	golang.org/x/oauth2 v0.30.0
 	gopkg.in/yaml.v3 v3.0.1
 )

@@ -26,6 +26,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentfix/agentfix/bench/internal/bm25"
 	"github.com/agentfix/agentfix/internal/repoctx"
 )
 
@@ -143,7 +144,11 @@ func run(corpus string, ntargets int, seed uint64, verbose, recall bool) error {
 	if err != nil {
 		return err
 	}
-	base := newBM25(corpus, files, qs)
+	texts := make([]string, len(qs))
+	for k, q := range qs {
+		texts[k] = q.query
+	}
+	base := bm25.New(corpus, files, texts)
 	type key struct {
 		kind, who string
 		budget    int
@@ -160,7 +165,7 @@ func run(corpus string, ntargets int, seed uint64, verbose, recall bool) error {
 		if err != nil {
 			return err
 		}
-		order := base.rank(q.query)
+		order := base.Rank(q.query)
 		for _, b := range budgets {
 			p, err := r.Pack(ctx, repoctx.Options{Budget: b})
 			if err != nil {
@@ -174,7 +179,7 @@ func run(corpus string, ntargets int, seed uint64, verbose, recall bool) error {
 			} else if b == 16384 {
 				misses = append(misses, fmt.Sprintf("%s %s:%d %s (ranked: %s)", q.kind, q.t.file, q.t.decl, q.t.name, strings.Join(firstN(r.Files(), 3), " ")))
 			}
-			if base.packed(order, b)[q.t.file] {
+			if base.Packed(order, b)[q.t.file] {
 				hits[key{q.kind, "bm25", b}]++
 			}
 		}

@@ -24,8 +24,18 @@ func main() {
 	// no program agentfix starts inherits it, even by mistake.
 	env := cli.OSEnv()
 	env.Getenv = procenv.Getenv(procenv.Take(verify.IsHeldName))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s, ok := <-sigs
+		if ok {
+			// A second signal kills at once, as it would without agentfix.
+			signal.Stop(sigs)
+			cancel(cli.Interrupted{Signal: s})
+		}
+	}()
 	code := cli.Main(ctx, os.Args[1:], env)
-	stop()
+	signal.Stop(sigs)
 	os.Exit(code)
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/agentfix/agentfix/internal/publish"
 	"github.com/agentfix/agentfix/internal/report"
 	"github.com/agentfix/agentfix/internal/trust"
+	"github.com/agentfix/agentfix/internal/untrusted"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
 
@@ -52,8 +53,9 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 
 // Run runs the action once. The error is nil when the run did its job
 // (including "nothing to do" and a refusal), a *pipeline.NotFixedError
-// when it ran without a verified fix, and the failed stage's error
-// otherwise.
+// when it ran without a verified fix, a *pipeline.UnprovenError when its
+// change passes the checks with no test to prove it, and the failed
+// stage's error otherwise.
 func Run(ctx context.Context, o Options) error {
 	if o.ReadFile == nil {
 		o.ReadFile = os.ReadFile
@@ -166,6 +168,10 @@ func (a *run) run(ctx context.Context) error {
 	if !decision.Allowed {
 		return a.refuse(ctx, decision)
 	}
+	// Marked comments count as agentfix's own only when it wrote them.
+	if err := a.pub.Identify(ctx); err != nil {
+		a.logf("github: %v", err)
+	}
 
 	switch a.job.Kind {
 	case event.KindHelp:
@@ -218,17 +224,19 @@ func (a *run) resolve(ctx context.Context) error {
 func (a *run) describeJob() {
 	j := a.job
 	a.rep.Repo, a.rep.Kind, a.rep.Number, a.rep.IsPR, a.rep.Title = j.FullName(), string(j.Kind), j.Number, j.IsPR, j.Title
-	a.rep.RunURL = report.RunURL(a.opts.Getenv("GITHUB_SERVER_URL"), j.FullName(), a.opts.Getenv("GITHUB_RUN_ID"))
+	getenv := a.opts.Getenv
+	a.rep.RunURL = report.RunURL(getenv("GITHUB_SERVER_URL"), j.FullName(), getenv("GITHUB_RUN_ID"))
+	a.rep.SessionArtifact = report.SessionArtifactName(getenv("GITHUB_RUN_ID"), getenv("GITHUB_RUN_ATTEMPT"), getenv("GITHUB_JOB"))
 	var t string
 	switch {
 	case j.Command != nil:
-		t = fmt.Sprintf("`%s` on #%d", j.Command.Line, j.Number)
+		t = fmt.Sprintf("%s on #%d", untrusted.Code(j.Command.Line), j.Number)
 	case j.Trigger == event.TriggerLabel:
-		t = fmt.Sprintf("label `%s` on #%d", j.Label, j.Number)
+		t = fmt.Sprintf("label %s on #%d", untrusted.Code(j.Label), j.Number)
 	case j.Trigger == event.TriggerSchedule:
 		t = "schedule"
 		if j.Schedule != "" {
-			t += " `" + j.Schedule + "`"
+			t += " " + untrusted.Code(j.Schedule)
 		}
 	case j.Trigger == event.TriggerDispatch:
 		t = "workflow_dispatch " + string(j.Kind)
@@ -283,11 +291,14 @@ func (a *run) finish(err error) {
 		}
 	}
 	var notFixed *pipeline.NotFixedError
+	var unproven *pipeline.UnprovenError
 	switch {
-	case err != nil && !errors.As(err, &notFixed):
+	case err != nil && !errors.As(err, &notFixed) && !errors.As(err, &unproven):
 		a.gha.Errorf("%v", err)
 	case a.rep.Result == report.NotFixed:
 		a.gha.Warningf("agentfix: not fixed: %s", a.rep.Reason)
+	case a.rep.Result == report.Unproven:
+		a.gha.Warningf("agentfix: unproven: %s", a.rep.Reason)
 	case a.rep.PR != nil && a.rep.PR.URL != "":
 		a.gha.Noticef("agentfix: %s: %s", a.rep.Result, a.rep.PR.URL)
 	}
@@ -301,5 +312,5 @@ func (a *run) finish(err error) {
 }
 
 func (a *run) logf(format string, args ...any) {
-	fmt.Fprintf(a.opts.Stderr, "agentfix: "+format+"\n", args...)
+	untrusted.Logf(a.opts.Stderr, "agentfix: "+format, args...)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/agentfix/agentfix/internal/publish"
 	"github.com/agentfix/agentfix/internal/report"
 	"github.com/agentfix/agentfix/internal/session"
+	"github.com/agentfix/agentfix/internal/untrusted"
 	"github.com/agentfix/agentfix/internal/verify"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
@@ -58,7 +59,7 @@ func (g *gitHub) Progress(p pipeline.Progress) {
 	case pipeline.StageRound:
 		stage = report.StageRound
 	}
-	g.poster.offer(g.a.status.render(stage, p.Round))
+	g.poster.offer(stage, p.Round)
 }
 
 // Deliver publishes the outcome and settles the status comment.
@@ -84,6 +85,9 @@ func (g *gitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 		if a.job.IsPR {
 			a.rep.Result = report.Checked
 		}
+		if g.nightly {
+			return g.untrack(ctx)
+		}
 		return nil
 	case o.Result == pipeline.Fixed && g.fork:
 		a.rep.Result = report.Fixed
@@ -92,6 +96,8 @@ func (g *gitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 	case o.Result == pipeline.Fixed:
 		a.rep.Result = report.Fixed
 		return g.publishFailed(o, g.openPR(ctx, o, a.cfg.PR.Draft))
+	case o.Result == pipeline.Unproven:
+		return g.unproven(ctx, o)
 	case g.nightly:
 		return g.track(ctx)
 	}
@@ -108,7 +114,31 @@ func (g *gitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 	return nil
 }
 
-// openPR pushes the validated diff and opens or updates its PR.
+// unproven settles a change that passes the checks with nothing to show
+// it fixes the issue, as pr.on_unproven says: in the status comment, as a
+// draft PR that refers to the issue without closing it, or only in the
+// report. It never becomes a ready PR.
+func (g *gitHub) unproven(ctx context.Context, o *pipeline.Outcome) error {
+	a := g.a
+	a.rep.Result = report.Unproven
+	switch a.cfg.PR.OnUnproven {
+	case config.OnUnverifiedNone:
+		a.rep.Diff = ""
+	case config.OnUnverifiedDraft:
+		if o.Diff() == "" || a.dryRun || g.fork {
+			return nil
+		}
+		err := g.publishFailed(o, g.openPR(ctx, o, true))
+		if o.Result == pipeline.Unproven {
+			a.rep.Result = report.Unproven // publishFailed says not-fixed when the push failed
+		}
+		return err
+	}
+	return nil
+}
+
+// openPR pushes the validated diff and opens or updates its PR. An
+// unproven change refers to the issue; only a proven one closes it.
 func (g *gitHub) openPR(ctx context.Context, o *pipeline.Outcome, draft bool) error {
 	a := g.a
 	branch := g.branch(o)
@@ -119,7 +149,7 @@ func (g *gitHub) openPR(ctx context.Context, o *pipeline.Outcome, draft bool) er
 	}
 	out, err := a.pub.Publish(ctx, publish.Change{
 		Branch: branch, Base: g.base, Protected: []string{a.base},
-		Diff: o.Diff(), From: o.Checkpoint.Head, Message: pipeline.CommitMessage(o, pipeline.CommitInfo{Fixes: g.fixes, RunURL: a.rep.RunURL}),
+		Diff: o.Diff(), From: o.Checkpoint.Head, Message: pipeline.CommitMessage(o, commitInfo(o, g.fixes, a.rep.RunURL)),
 		Title: report.PRTitle(a.rep), Body: report.PRBody(a.rep),
 		Labels: a.cfg.PR.Labels, Draft: draft,
 	})
@@ -128,6 +158,15 @@ func (g *gitHub) openPR(ctx context.Context, o *pipeline.Outcome, draft bool) er
 	}
 	a.rep.PR = &report.PR{Number: out.Number, URL: out.URL, Branch: out.Branch, Base: out.Base, Draft: out.Draft || draft, Created: out.Created, Unchanged: out.Unchanged}
 	return nil
+}
+
+// commitInfo is what the commit of o says about the issue: it fixes it,
+// or (unproven) only refers to it.
+func commitInfo(o *pipeline.Outcome, issue int, runURL string) pipeline.CommitInfo {
+	if o.Result == pipeline.Unproven {
+		return pipeline.CommitInfo{Refs: issue, RunURL: runURL}
+	}
+	return pipeline.CommitInfo{Fixes: issue, RunURL: runURL}
 }
 
 // publishFailed settles a publish error: a branch someone else pushed to,
@@ -167,6 +206,24 @@ func (g *gitHub) track(ctx context.Context) error {
 	return nil
 }
 
+// untrack closes the tracking issue of a nightly that found the checks
+// passing again, linking this run.
+func (g *gitHub) untrack(ctx context.Context) error {
+	a := g.a
+	if a.dryRun {
+		return nil
+	}
+	out, err := a.pub.CloseTrackingIssue(ctx, report.TrackingMarker, report.TrackingClosed(a.rep, a.base))
+	if err != nil {
+		return fmt.Errorf("nightly: publish: %w", err)
+	}
+	if out != nil {
+		a.rep.Tracking = &report.PR{Number: out.Number, URL: out.URL}
+		a.rep.Notes = append(a.rep.Notes, fmt.Sprintf("The checks pass again: tracking issue #%d is closed.", out.Number))
+	}
+	return nil
+}
+
 // fill copies the outcome into the report.
 func (g *gitHub) fill(o *pipeline.Outcome) {
 	r := g.a.rep
@@ -177,6 +234,7 @@ func (g *gitHub) fill(o *pipeline.Outcome) {
 	if o.Result != pipeline.Fixed {
 		r.Reason = o.Reason
 	}
+	r.SessionFile = o.Session
 	if o.Session != "" {
 		if events, err := session.ReadFile(o.Session); err == nil {
 			r.Session = agent.Outline(events, 200, 20000)
@@ -199,23 +257,32 @@ func (g *gitHub) fill(o *pipeline.Outcome) {
 	}
 	r.Verified = res.Result == agent.Fixed
 	if len(res.Drift) > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("The verify commands changed %s while they ran; what agentfix commits is the validated diff alone, without those changes.", strings.Join(quoteAll(res.Drift), ", ")))
+		r.Notes = append(r.Notes, fmt.Sprintf("The verify commands changed %s while they ran; what agentfix commits is the validated diff alone, without those changes.", strings.Join(codeAll(res.Drift), ", ")))
 	}
+	r.Proof = proofOf(res.Proof)
 	if len(res.Files) > 0 {
-		stop := o.Reason
+		stop := untrusted.Markdown(o.Reason)
 		if r.Verified {
 			stop = fmt.Sprintf("the verify commands pass after %d round(s)", res.Rounds)
 		}
-		r.Summary = fmt.Sprintf("agentfix changed %s; %s.", strings.Join(quoteAll(res.Files), ", "), stop)
+		r.Summary = fmt.Sprintf("agentfix changed %s; %s.", strings.Join(codeAll(res.Files), ", "), stop)
 	}
 }
 
-func quoteAll(ss []string) []string {
+func codeAll(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
-		out[i] = "`" + s + "`"
+		out[i] = untrusted.Code(s)
 	}
 	return out
+}
+
+// proofOf turns the loop's proof into the report package's view of it.
+func proofOf(p *agent.Proof) *report.Proof {
+	if p == nil {
+		return nil
+	}
+	return &report.Proof{Kind: p.Kind, Tests: p.Tests, Files: p.Files, Before: checkOf(p.Before), After: checkOf(p.After)}
 }
 
 // checkOf turns a verify report into the report package's view of it.

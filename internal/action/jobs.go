@@ -3,7 +3,9 @@ package action
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentfix/agentfix/internal/agent"
 	"github.com/agentfix/agentfix/internal/config"
@@ -11,6 +13,7 @@ import (
 	"github.com/agentfix/agentfix/internal/publish"
 	"github.com/agentfix/agentfix/internal/report"
 	"github.com/agentfix/agentfix/internal/trust"
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // fixIssue fixes the issue's text; a verified fix becomes a PR that says
@@ -98,27 +101,127 @@ func (a *run) pipeline(ctx context.Context, job pipeline.Job, d *gitHub) error {
 	if out != nil && out.Session != "" {
 		a.logf("session record %s", out.Session)
 	}
+	a.restore(ctx, out)
 	return err
 }
 
-// issueTask is the issue's title, body and its comments (not agentfix's
-// own), plus the extra instructions of the command.
+// restore puts the checkout back as the run found it, once the fix is
+// published (from its own commit, not the work tree): the workflow's later
+// steps see the commit they checked out, not a tree that is neither the
+// base nor the fix.
+func (a *run) restore(ctx context.Context, out *pipeline.Outcome) {
+	if out == nil || out.Repo == nil || out.Checkpoint == nil {
+		return
+	}
+	var extra []string
+	if out.Loop != nil {
+		extra = out.Loop.Files
+	}
+	if err := out.Repo.Restore(context.WithoutCancel(ctx), out.Checkpoint, extra...); err != nil {
+		a.logf("workspace: the checkout could not be restored: %v", err)
+	}
+}
+
+// issueTask is what the model reads of the issue, all of it words anyone
+// may have written: the title and body as the trigger saw them; the
+// comments written and last edited before the trigger by people with
+// write permission (or listed in task.comment_authors), not agentfix's
+// own; and the command's instructions. Each is cleaned of what a reader
+// on GitHub does not see, and the whole is capped at task.max_bytes. What
+// was left out is noted in the status comment, so that an attempt to
+// steer the model is seen, not silent.
 func (a *run) issueTask(ctx context.Context) (agent.Task, error) {
 	j := a.job
+	at := j.At
+	if at.IsZero() {
+		at = a.start
+	}
+	hidden := 0
+	clean := func(s string) string {
+		c := untrusted.Clean(s)
+		hidden += c.Hidden
+		return strings.TrimSpace(c.Text)
+	}
+	title := untrusted.Line(clean(j.Title))
 	var b strings.Builder
-	b.WriteString(strings.TrimSpace(j.Body))
+	b.WriteString(clean(j.Body))
 	comments, err := a.pub.IssueComments(ctx, j.Number)
 	if err != nil {
 		return agent.Task{}, err
 	}
+	writers := trust.NewWriters(a.gh.Repositories, j.Owner, j.Repo)
+	var strangers []string
+	late := 0
 	for _, c := range comments {
-		if c.Marker || (j.Comment != nil && c.ID == j.Comment.ID) {
+		if c.Mine || (j.Comment != nil && c.ID == j.Comment.ID) {
 			continue
 		}
-		fmt.Fprintf(&b, "\n\n---\nComment by @%s:\n%s", c.Author, strings.TrimSpace(c.Body))
+		if c.Created.After(at) || c.Updated.After(at) {
+			late++
+			continue
+		}
+		ok := slices.ContainsFunc(a.cfg.Task.CommentAuthors, func(l string) bool { return strings.EqualFold(l, c.Author) })
+		if !ok {
+			if ok, err = writers.CanWrite(ctx, c.Author); err != nil {
+				return agent.Task{}, fmt.Errorf("comments: %w", err)
+			}
+		}
+		if !ok {
+			strangers = append(strangers, c.Author)
+			continue
+		}
+		fmt.Fprintf(&b, "\n\n---\nComment by @%s:\n%s", c.Author, clean(c.Body))
 	}
 	if j.Task != "" {
-		fmt.Fprintf(&b, "\n\n---\nInstructions from @%s:\n%s", j.Actor.Login, j.Task)
+		fmt.Fprintf(&b, "\n\n---\nInstructions from @%s:\n%s", j.Actor.Login, clean(j.Task))
 	}
-	return agent.Task{Title: j.Title, Body: b.String()}, nil
+	body, cut := capText(b.String(), a.cfg.Task.MaxBytes-len(title))
+	a.noteTask(hidden, strangers, late, cut)
+	return agent.Task{Title: title, Body: body}, nil
+}
+
+// noteTask tells the maintainer, in the status comment and the step
+// summary, what of the issue the model did not read.
+func (a *run) noteTask(hidden int, strangers []string, late, cut int) {
+	var notes []string
+	if hidden > 0 {
+		notes = append(notes, fmt.Sprintf("%d hidden passage(s) in the issue and its comments were ignored (HTML comments, image alt text, link reference definitions, invisible or bidi characters): the model did not see them.", hidden))
+	}
+	if len(strangers) > 0 {
+		slices.Sort(strangers)
+		names := slices.Compact(strangers)
+		for i, n := range names {
+			names[i] = untrusted.Code(n)
+		}
+		notes = append(notes, fmt.Sprintf("%d comment(s) by people without write permission were not shown to the model (%s); list an author in `task.comment_authors` to include theirs.", len(strangers), strings.Join(names, ", ")))
+	}
+	if late > 0 {
+		notes = append(notes, fmt.Sprintf("%d comment(s) written or edited after the run was triggered were not shown to the model.", late))
+	}
+	if cut > 0 {
+		notes = append(notes, fmt.Sprintf("The issue's text was cut to `task.max_bytes` (%d bytes); the model did not read its last %d bytes.", a.cfg.Task.MaxBytes, cut))
+	}
+	for _, n := range notes {
+		a.logf("task: %s", n)
+	}
+	a.rep.Notes = append(a.rep.Notes, notes...)
+}
+
+// capText cuts s to at most n bytes, at a line break when there is one
+// in its second half and never inside a rune, and says so at the end in
+// words the model reads. It returns how many bytes were left out.
+func capText(s string, n int) (string, int) {
+	if len(s) <= n {
+		return s, 0
+	}
+	const note = "\n\n[The rest of the issue was cut here: it is longer than agentfix reads.]"
+	keep := max(0, n-len(note))
+	for keep > 0 && !utf8.RuneStart(s[keep]) {
+		keep--
+	}
+	head := s[:keep]
+	if i := strings.LastIndexByte(head, '\n'); i > keep/2 {
+		head = head[:i]
+	}
+	return strings.TrimSpace(head) + note, len(s) - len(head)
 }

@@ -2,20 +2,30 @@ package action
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"sync"
 	"time"
 
 	"github.com/agentfix/agentfix/internal/report"
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // status is the one status comment agentfix keeps on the job's issue or
-// PR, edited in place.
+// PR, edited in place. One comment rather than one per trigger keeps the
+// thread quiet and the current state in one place; so that a new trigger
+// never erases an earlier run's outcome (a PR it opened, why it stopped),
+// the comment carries the earlier runs' outcomes with their links, read
+// from the comment before the first edit of a run.
 type status struct {
-	a    *run
-	mu   sync.Mutex
-	id   int64  // the comment once found or created
-	last string // the text it has now
+	a      *run
+	mu     sync.Mutex
+	id     int64  // the comment once found or created
+	loaded bool   // the existing comment was looked for
+	last   string // the text it has now
+	// foreign are the authors of comments that carry the status marker
+	// but are not agentfix's: left alone, and noted in the final text.
+	foreign []string
 }
 
 // finalPostTimeout bounds the last edit of a run that is already
@@ -34,7 +44,7 @@ func (s *status) render(stage report.Stage, round int) string {
 
 // post edits the comment to stage, now.
 func (s *status) post(ctx context.Context, stage report.Stage) {
-	s.send(ctx, s.render(stage, s.a.rep.Rounds))
+	s.send(ctx, stage, s.a.rep.Rounds)
 }
 
 // done edits the comment to the run's final state, also when ctx is
@@ -42,22 +52,43 @@ func (s *status) post(ctx context.Context, stage report.Stage) {
 func (s *status) done(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finalPostTimeout)
 	defer cancel()
-	s.send(ctx, s.render(report.StageDone, s.a.rep.Rounds))
+	s.mu.Lock()
+	for _, who := range s.foreign {
+		s.a.rep.Notes = append(s.a.rep.Notes, fmt.Sprintf("A comment by %s carries agentfix's status marker, but agentfix did not write it; it was left alone.", untrusted.Code(who)))
+	}
+	s.foreign = nil
+	s.mu.Unlock()
+	s.send(ctx, report.StageDone, s.a.rep.Rounds)
 }
 
-// send edits the comment to body. A failure to post is logged, not fatal:
+// send edits the comment to stage. A failure to post is logged, not fatal:
 // the work matters more than the comment about it.
-func (s *status) send(ctx context.Context, body string) {
+func (s *status) send(ctx context.Context, stage report.Stage, round int) {
 	a := s.a
 	if a.job == nil || a.job.Number == 0 || a.dryRun || a.pub == nil {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !s.loaded {
+		// The comment an earlier run left: its outcome joins the history.
+		id, prev, foreign, err := a.pub.FindComment(ctx, a.job.Number, report.StatusMarker)
+		if err != nil {
+			if ctx.Err() == nil {
+				a.logf("status comment: %v", err)
+			}
+			return
+		}
+		s.id, s.loaded = id, true
+		s.foreign = append(s.foreign, foreign...)
+		a.rep.History = report.EarlierRuns(prev)
+	}
+	body := s.render(stage, round)
 	if s.id != 0 && body == s.last {
 		return
 	}
-	id, err := a.pub.StatusComment(ctx, a.job.Number, s.id, report.StatusMarker, body)
+	id, foreign, err := a.pub.StatusComment(ctx, a.job.Number, s.id, report.StatusMarker, body)
+	s.foreign = append(s.foreign, foreign...)
 	if err != nil {
 		if ctx.Err() == nil {
 			a.logf("status comment: %v", err)
@@ -69,14 +100,14 @@ func (s *status) send(ctx context.Context, body string) {
 
 // poster posts the status comment's progress from its own goroutine, so
 // that a slow API (a rate limit waited out) never holds up the loop. It
-// keeps only the latest text: a stage that was overtaken is never posted.
+// keeps only the latest stage: a stage that was overtaken is never posted.
 // Its posts are bounded by its context, the run's wall time.
 type poster struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	s      *status
 	mu     sync.Mutex
-	next   string
+	next   *pending
 	closed bool
 	wake   chan struct{}
 	done   chan struct{}
@@ -88,13 +119,19 @@ func newPoster(ctx context.Context, cancel context.CancelFunc, s *status) *poste
 	return p
 }
 
-// offer replaces the text waiting to be posted; it never blocks.
-func (p *poster) offer(body string) {
+// pending is a stage waiting to be posted.
+type pending struct {
+	stage report.Stage
+	round int
+}
+
+// offer replaces the stage waiting to be posted; it never blocks.
+func (p *poster) offer(stage report.Stage, round int) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
-	p.next = body
+	p.next = &pending{stage, round}
 	p.mu.Unlock()
 	select {
 	case p.wake <- struct{}{}:
@@ -111,11 +148,11 @@ func (p *poster) loop() {
 		case <-p.wake:
 		}
 		p.mu.Lock()
-		body, closed := p.next, p.closed
-		p.next = ""
+		next, closed := p.next, p.closed
+		p.next = nil
 		p.mu.Unlock()
-		if body != "" && !closed {
-			p.s.send(p.ctx, body)
+		if next != nil && !closed {
+			p.s.send(p.ctx, next.stage, next.round)
 		}
 		if closed {
 			return

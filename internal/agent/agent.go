@@ -51,6 +51,12 @@ type Job struct {
 	// Progress is told every state the loop enters; nil tells no one. It
 	// is called on the loop's goroutine and must not block.
 	Progress func(Progress)
+	// Reproduce asks the model for a test that reproduces the task before
+	// any fix: it must fail on the unfixed code, is frozen from then on,
+	// and a fix is Fixed only when it passes with the full commands. A fix
+	// that passes the commands without such a test is Unproven. For a
+	// task given as text while the checks pass (verify.proof: test).
+	Reproduce bool
 }
 
 // Progress is where the loop is: a state and, from the first patch on, the
@@ -66,6 +72,10 @@ type Progress struct {
 const (
 	Fixed    = "fixed"
 	NotFixed = "not-fixed"
+	// Unproven: the verify commands pass with the change, but no test
+	// showed the task's problem on the unfixed code, so nothing shows the
+	// change fixes it.
+	Unproven = "unproven"
 )
 
 // Stop reasons: why the loop ended.
@@ -78,6 +88,7 @@ const (
 	StopInterrupted = "interrupted"   // SIGINT/SIGTERM, or the caller cancelled
 	StopError       = "error"         // an unrecoverable error; StopDetail says which
 	StopRecord      = "record-failed" // the session record could not be written: a fix without its evidence is not kept
+	StopUnproven    = "unproven"      // the verify commands pass, but no test reproduced the task
 )
 
 // Seed is the sampling seed of every request: with temperature 0 it makes
@@ -93,6 +104,7 @@ const (
 	patchReplyTokens  = 4096 // reply room for a patch
 	planReplyTokens   = 2048 // reply room and limit for a plan
 	reviewReplyTokens = 1024 // reply room and limit for a reviewer's verdict
+	reproduceAttempts = 3    // requests for a test that reproduces a task given as text
 	minBudget         = 1024 // smallest context pack, in tokens
 	maxBudget         = 12288
 	reservedTokens    = 6144 // prompt room kept for the task and the conversation
@@ -100,7 +112,7 @@ const (
 
 // Result is the outcome of Run.
 type Result struct {
-	// Result is Fixed or NotFixed.
+	// Result is Fixed, NotFixed or Unproven.
 	Result string `json:"result"`
 	// Rounds is how many patch rounds ran.
 	Rounds int `json:"rounds"`
@@ -113,9 +125,11 @@ type Result struct {
 	// Verify is the last check report (the full commands when fixed).
 	Verify *verify.Report `json:"verify"`
 	// Before is the report of the failing checks the task started from.
-	Before  *verify.Report `json:"before,omitempty"`
-	Timings Timings        `json:"timings"`
-	Tokens  Tokens         `json:"tokens"`
+	Before *verify.Report `json:"before,omitempty"`
+	// Proof is the evidence that the change fixes the task.
+	Proof   *Proof  `json:"proof"`
+	Timings Timings `json:"timings"`
+	Tokens  Tokens  `json:"tokens"`
 	// StopReason is one of the Stop* constants; StopDetail says more.
 	StopReason string `json:"stop_reason"`
 	StopDetail string `json:"stop_detail,omitempty"`
@@ -146,3 +160,32 @@ type Tokens struct {
 	Prompt     int `json:"prompt"`
 	Completion int `json:"completion"`
 }
+
+// Proof is the evidence a fix is judged by.
+type Proof struct {
+	// Kind is ProofReproduced, ProofFailingChecks or ProofNone.
+	Kind string `json:"kind"`
+	// Tests are the tests that failed on the unfixed code, as the runner
+	// names them (TestAbsNegative, tests/test_x.py::test_y).
+	Tests []string `json:"tests"`
+	// Files are the test files of a reproduction, which the fix may not
+	// change.
+	Files []string `json:"files"`
+	// Before is the check of those tests on the unfixed code; After the
+	// same check with the fix (nil until a fix passed it).
+	Before *verify.Report `json:"before,omitempty"`
+	After  *verify.Report `json:"after,omitempty"`
+}
+
+// Kinds of proof.
+const (
+	// ProofReproduced: a test the model wrote failed on the unfixed code
+	// and passes with the fix, and so do the full commands.
+	ProofReproduced = "reproduced"
+	// ProofFailingChecks: the verify commands failed before any change
+	// (nightly, /agent check, fix --failing, or a suite already red) and
+	// pass with the fix.
+	ProofFailingChecks = "failing-checks"
+	// ProofNone: nothing failed before the change.
+	ProofNone = "none"
+)

@@ -15,7 +15,8 @@ import (
 // Check is a session event: one run of verify commands.
 type Check struct {
 	Round int `json:"round,omitempty"`
-	// Stage is "before", "targeted" or "full".
+	// Stage is "before", "reproduce" (a reproducing test on the unfixed
+	// code), "reproduced" (it, on the fixed code), "targeted" or "full".
 	Stage     string         `json:"stage"`
 	Commands  []string       `json:"commands"`
 	Report    *verify.Report `json:"report"`
@@ -111,7 +112,15 @@ func (r *run) verify(ctx context.Context, applied *appliedPatch) (*verify.Report
 		return nil, err
 	}
 	var report *verify.Report
-	if targeted := r.targeted(); len(targeted) > 0 {
+	if r.repro != nil {
+		rep, err := r.checkReproduction(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !rep.Passed {
+			report = rep
+		}
+	} else if targeted := r.targeted(); len(targeted) > 0 {
 		rep, err := r.runChecks(ctx, "targeted", targeted)
 		if err != nil {
 			return nil, err

@@ -36,9 +36,16 @@ func (r *run) finish(ctx context.Context, result, reason, detail string) (*Resul
 	r.res.Result, r.res.StopReason, r.res.StopDetail = result, reason, detail
 	r.res.Rounds = r.round
 	r.res.Diff, r.res.Files = r.best.diff, r.best.files
+	if r.repro != nil {
+		// The test and the fix go together: the fix never touches the
+		// frozen test, so the two diffs are about different files.
+		r.res.Diff = r.repro.diff + r.best.diff
+		r.res.Files = append(append([]string(nil), r.repro.files...), r.best.files...)
+	}
 	if r.res.Files == nil {
 		r.res.Files = []string{}
 	}
+	r.res.Proof = r.proof()
 	if r.best.report != nil {
 		r.res.Verify = r.best.report
 	}
@@ -74,9 +81,13 @@ func (r *run) drift(ctx context.Context) []string {
 	return drift
 }
 
-// reset puts the work tree back to the checkpoint after a failed round.
+// reset puts the work tree back to the checkpoint after a failed round,
+// with the reproducing test, if there is one.
 func (r *run) reset(ctx context.Context) error {
-	return r.restore(ctx)
+	if err := r.restore(ctx); err != nil {
+		return err
+	}
+	return r.reapplyTest()
 }
 
 // restore undoes whatever the loop changed, even when ctx is done (an

@@ -51,6 +51,11 @@ func outlineEvent(e session.Event) string {
 		if e.Decode(&p) == nil {
 			return fmt.Sprintf("patch round %d attempt %d (%s): applied %v", p.Round, p.Attempt, p.Form, p.Applied)
 		}
+	case "look":
+		var l LookEvent
+		if e.Decode(&l) == nil {
+			return fmt.Sprintf("look: %d requests, %d tokens shown", len(l.Requests), l.Tokens)
+		}
 	case "result":
 		var r ResultEvent
 		if e.Decode(&r) == nil {

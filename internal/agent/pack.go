@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/agentfix/agentfix/internal/repoctx"
 	"github.com/agentfix/agentfix/internal/verify"
@@ -25,16 +26,31 @@ func (r *run) pack(ctx context.Context) error {
 	if err := r.enter(StateContext, ""); err != nil {
 		return err
 	}
-	r.task = taskText(r.job.Task, r.before) + fmt.Sprintf(checkedWith, strings.Join(r.cfg.Verify.Commands, "\n"))
+	accepted := checkedWith
+	if r.job.Reproduce {
+		accepted = reproducedWith
+	}
+	r.task = taskText(r.job.Task, r.before) + fmt.Sprintf(accepted, strings.Join(r.cfg.Verify.Commands, "\n"))
 	query := taskQuery(r.job.Task, r.before)
-	budget := contextBudget(r.window())
-	p, err := repoctx.Build(ctx, r.repo.Root, query, repoctx.Options{Budget: budget})
+	budget := ContextBudget(r.window())
+	start := time.Now()
+	ix, err := repoctx.Open(ctx, r.repo.Root)
 	if err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
-	r.packed = map[string]bool{}
+	ranked, err := ix.Rank(ctx, query)
+	if err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	p, err := ranked.Pack(ctx, repoctx.Options{Budget: budget})
+	if err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	p.TookMS = time.Since(start).Milliseconds()
+	r.index = ix
+	r.shown = map[string][]repoctx.Chunk{}
 	for _, f := range p.Files {
-		r.packed[f.Path] = true
+		r.shown[f.Path] = f.Chunks
 	}
 	r.conv = prefix(p.Text(), r.task)
 	r.fixed = len(r.conv)
@@ -42,9 +58,12 @@ func (r *run) pack(ctx context.Context) error {
 	return r.record("context", Packed{Budget: budget, Query: query, Files: p.Files, TokensUsed: p.TokensUsed, RepoFiles: p.RepoFiles, TookMS: p.TookMS})
 }
 
-// contextBudget is the share of the model's window the code may take: what
-// is left after room for the reply and the conversation, within bounds.
-func contextBudget(window int) int {
+// ContextBudget is the share of a model's context window (in tokens) that
+// the context pack may take: what is left after room for the reply and the
+// conversation, within bounds. A window of 0 (unknown) gets the largest
+// pack. `agentfix context` uses the same rule, so that it shows what a fix
+// would pack.
+func ContextBudget(window int) int {
 	if window <= 0 {
 		return maxBudget
 	}

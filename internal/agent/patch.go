@@ -34,17 +34,22 @@ func (r *run) patch(ctx context.Context) (*appliedPatch, error) {
 		if err := r.enter(StatePatch, fmt.Sprintf("attempt %d, %s", attempt, form)); err != nil {
 			return nil, err
 		}
-		reply, err := r.ask(ctx, attempt, searchReplace)
+		reply, split, err := r.ask(ctx, attempt, searchReplace)
 		if err != nil {
 			return nil, err
 		}
-		res, err := patch.Apply(r.repo.Root, reply, r.policy(), patch.Options{})
+		var opts patch.Options
+		if split {
+			// The reply also held the reproducing test, which is applied.
+			opts.Only = func(p string) bool { return !r.isTest(p) }
+		}
+		res, err := patch.Apply(r.repo.Root, reply, r.policy(), opts)
 		if err != nil {
 			return nil, fmt.Errorf("apply: %w", err)
 		}
 		r.record("patch", PatchEvent{Round: r.round, Attempt: attempt, Form: form, Applied: res.Applied, Result: res})
 		if res.Applied {
-			r.touched = res.Files
+			r.touched = append(r.touched, res.Files...)
 			r.logf("patch applied: %v", res.Files)
 			return res, nil
 		}
@@ -61,22 +66,34 @@ func (r *run) patch(ctx context.Context) (*appliedPatch, error) {
 	return nil, nil
 }
 
-// ask gets the reply for a patch attempt: the edit the model sent instead
-// of a plan, if any, or the answer to a new request.
-func (r *run) ask(ctx context.Context, attempt int, searchReplace bool) (string, error) {
+// ask gets the reply for a patch attempt: the fix a reproducing reply
+// held (split: its test part is in the tree already), the edit the model
+// sent instead of a plan, or the answer to a new request.
+func (r *run) ask(ctx context.Context, attempt int, searchReplace bool) (reply string, split bool, err error) {
+	if reply := r.held; reply != "" {
+		r.held = ""
+		return reply, true, nil
+	}
 	if reply := r.early; reply != "" {
 		r.early = ""
-		return reply, nil
+		return reply, false, nil
 	}
 	r.conv = append(r.conv, user(patchMessage(r.pending, searchReplace, r.res.Plan)))
 	r.pending = nil
-	reply, err := r.chat(ctx, chatCall{purpose: "patch", attempt: attempt, model: r.cfg.Model, messages: r.conv, maxReply: patchReplyTokens})
+	reply, err = r.chat(ctx, chatCall{purpose: "patch", attempt: attempt, model: r.cfg.Model, messages: r.conv, maxReply: patchReplyTokens})
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	r.conv = append(r.conv, assistant(reply))
-	return reply, nil
+	return reply, false, nil
 }
 
-// policy is what a patch may touch, from the config.
-func (r *run) policy() patch.Policy { return patch.PolicyFrom(r.cfg) }
+// policy is what a patch may touch: the config's paths and limits, and
+// never the reproducing test.
+func (r *run) policy() patch.Policy {
+	pol := patch.PolicyFrom(r.cfg)
+	if r.repro != nil {
+		pol.Frozen = r.repro.files
+	}
+	return pol
+}

@@ -7,20 +7,29 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentfix/agentfix/internal/llm"
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
-// Plan is the model's plan: the files it will change and how.
+// Plan is the model's plan: the files it will change and how, and what it
+// wants to see before it writes the edit.
 type Plan struct {
 	Files []string `json:"files"`
 	Steps []string `json:"steps"`
+	// Look lists up to MaxLook parts of the repository to be shown before
+	// the edit: FILE, FILE:NAME (a function, type or Type.Method) or
+	// FILE:START-END.
+	Look []string `json:"look,omitempty"`
 }
 
 // planSchema is sent as the plan request's format, so the server constrains
 // the reply to it (Ollama structured outputs).
-var planSchema = json.RawMessage(`{"type":"object","properties":{"files":{"type":"array","items":{"type":"string"},"minItems":1},"steps":{"type":"array","items":{"type":"string"},"minItems":1}},"required":["files","steps"]}`)
+var planSchema = json.RawMessage(`{"type":"object","properties":{"files":{"type":"array","items":{"type":"string"},"minItems":1},"steps":{"type":"array","items":{"type":"string"},"minItems":1},"look":{"type":"array","items":{"type":"string"},"maxItems":` + strconv.Itoa(MaxLook) + `}},"required":["files","steps"]}`)
 
 // PlanEvent is a session event: one plan reply and whether it was usable.
 type PlanEvent struct {
@@ -36,7 +45,8 @@ func (r *run) plan(ctx context.Context) error {
 	if err := r.enter(StatePlan, ""); err != nil {
 		return err
 	}
-	ask := user(planRequest)
+	ask := user(planMessage(r.pending))
+	r.pending = nil
 	msgs := append(append([]llm.Message(nil), r.conv...), ask)
 	for attempt := 1; attempt <= planAttempts; attempt++ {
 		reply, err := r.chat(ctx, chatCall{purpose: "plan", attempt: attempt, model: r.cfg.Model, messages: msgs, format: planSchema, maxReply: planReplyTokens, capped: true})
@@ -54,7 +64,7 @@ func (r *run) plan(ctx context.Context) error {
 			r.fixed = len(r.conv)
 			r.res.Plan = p
 			r.logf("plan: %s", strings.Join(p.Files, ", "))
-			if more := r.planFiles(p); more != "" {
+			if more := r.look(p); more != "" {
 				r.say(more)
 			}
 			return nil
@@ -99,6 +109,11 @@ func parsePlan(reply, root string, maxFiles int) (*Plan, error) {
 	}
 	var unknown []string
 	for i, f := range p.Files {
+		// A name is logged and shown on GitHub: a line break or a control
+		// character in it is an attempt at a workflow command, not a path.
+		if strings.ContainsFunc(strings.TrimSpace(f), func(r rune) bool { return unicode.IsControl(r) || untrusted.Invisible(r) || r == utf8.RuneError }) {
+			return nil, fmt.Errorf("file name %q holds a line break, a control or an invisible character; give each file as its path relative to the repository root", f)
+		}
 		clean := path.Clean(strings.TrimPrefix(filepath.ToSlash(strings.TrimSpace(f)), "./"))
 		p.Files[i] = clean
 		if clean == "." || strings.HasPrefix(clean, "../") || clean == ".." || path.IsAbs(clean) || strings.HasPrefix(clean, ".git/") {

@@ -34,8 +34,43 @@ The fix is accepted when these commands pass:
 %s
 `
 
+const reproducedWith = `
+The fix is accepted when a test you write first fails on the code as it is now and passes with the fix, and these commands pass:
+
+%s
+`
+
+const reproduceRequest = `Before fixing anything, write a test that reproduces the problem: it must fail on the code as it is now, because of the problem, and pass once the problem is fixed.
+- Use the repository's own test framework and conventions. Put the test in a test file (paths matching %s), a new one or an existing one.
+- Change only test files now; the fix comes next.
+- The test should fail in an assertion. It may fail to compile only when the task asks for a function, method or parameter that does not exist yet.
+Reply with the test as one unified diff (a ` + "```diff" + ` fenced block is fine), no explanation.`
+
+const feedbackNoTest = `Your reply changes no test file (it changes %s), so nothing reproduces the problem yet. Test files are those matching %s.`
+
+const feedbackTestPasses = `Your test passes on the code as it is now:
+
+%s
+
+So it does not reproduce the problem: a test that reproduces it fails now and passes once the problem is fixed. The work tree has been reset. Write a test that checks the behaviour the task says is wrong.`
+
+const feedbackTestBroken = `Your test does not reproduce the problem: %s.
+
+%s
+
+A reproduction fails in an assertion (or a panic) of the test, or does not compile only because the function, method or parameter the task asks for is missing. The work tree has been reset. Fix the test.`
+
+const feedbackReproduced = `Your test fails on the code as it is now, as a reproduction should:
+
+%[2]s
+
+It is in the work tree now (%[1]s) and frozen: the fix may not change, rename or delete it. Fix the code so that it passes.`
+
+const feedbackNoReproduction = `No test reproduced the problem. Fix it anyway, as well as you can.`
+
 const planRequest = `Before writing any code, plan the fix.
-Reply with JSON only: "files" lists the paths (relative to the repository root) of the files you will change, "steps" says in a few short sentences what you will change in them.`
+Reply with JSON only: "files" lists the paths (relative to the repository root) of the files you will change, "steps" says in a few short sentences what you will change in them, naming the functions.
+If you need to see more code before writing the edit, "look" lists up to 6 things to be shown: "path/file.go:FuncName" (a function, type or Type.Method), "path/file.go:120-180" (lines) or "path/file.go" (a file from the repository map).`
 
 const patchRequest = `Now write the fix as one unified diff in plain text (a ` + "```diff" + ` fenced block is fine):
 - headers "--- a/PATH" and "+++ b/PATH", paths relative to the repository root ("--- /dev/null" for a new file);
@@ -114,6 +149,18 @@ func patchMessage(feedback []string, searchReplace bool, plan *Plan) string {
 	} else {
 		b.WriteString(patchRequest)
 	}
+	return b.String()
+}
+
+// planMessage is the user message that asks for the plan, after the
+// feedback waiting to be said (a reproduction's outcome).
+func planMessage(feedback []string) string {
+	var b strings.Builder
+	for _, f := range feedback {
+		b.WriteString(strings.TrimSpace(f))
+		b.WriteString("\n\n")
+	}
+	b.WriteString(planRequest)
 	return b.String()
 }
 

@@ -63,6 +63,10 @@ func TestParsePlan(t *testing.T) {
 		{`Sure! Here is the plan`, "not JSON of the form"},
 		{"Here is the plan: {\"files\":[\"pkg/a.go\"],\"steps\":[\"x\"]} Hope this helps.", ""},
 		{`{"files":["pkg/a.go","pkg/b.go","pkg/c.go"],"steps":["x"]}`, "at most 2"},
+		{`{"files":["pkg/a.go\n::add-mask::pkg/a.go"],"steps":["x"]}`, "line break"},
+		{`{"files":["pkg/a.go\r::warning title=Security::ok"],"steps":["x"]}`, "line break"},
+		{`{"files":["pkg/\u202ea.go"],"steps":["x"]}`, "invisible"},
+		{`{"files":["pkg/a.go\n"],"steps":["x"]}`, ""},
 	} {
 		_, err := parsePlan(tc.reply, root, 2)
 		switch {

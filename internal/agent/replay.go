@@ -175,6 +175,11 @@ func milestones(events []session.Event) []string {
 				}
 				out = append(out, fmt.Sprintf("round %d patch attempt %d: applied=%v diff %s", p.Round, p.Attempt, p.Applied, digest(diff)))
 			}
+		case "look":
+			var l LookEvent
+			if e.Decode(&l) == nil {
+				out = append(out, fmt.Sprintf("look at %q", l.Requests))
+			}
 		case "check":
 			var c Check
 			if e.Decode(&c) == nil {

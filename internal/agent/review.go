@@ -41,7 +41,14 @@ func (r *run) review(ctx context.Context, applied *appliedPatch, report *verify.
 	if r.before != nil {
 		evidence = fmt.Sprintf("Before the change these checks failed:\n\n%s\n\nAfter it, they all pass: %s", r.before.Summary(feedbackBytes), strings.Join(r.cfg.Verify.Commands, "; "))
 	}
-	msgs := []llm.Message{system(reviewSystem), user(fmt.Sprintf(reviewRequest, r.task, applied.Diff, evidence))}
+	if r.repro != nil {
+		evidence = fmt.Sprintf("This test was written to reproduce the task, and failed before the change:\n\n%s\n\nAfter it, the test passes, and so do: %s", r.repro.before.Summary(feedbackBytes), strings.Join(r.cfg.Verify.Commands, "; "))
+	}
+	diff := applied.Diff
+	if r.repro != nil {
+		diff = r.repro.diff + diff
+	}
+	msgs := []llm.Message{system(reviewSystem), user(fmt.Sprintf(reviewRequest, r.task, diff, evidence))}
 	reply, err := r.chat(ctx, chatCall{purpose: "review", attempt: 1, model: model, messages: msgs, format: reviewSchema, maxReply: reviewReplyTokens, capped: true})
 	if err != nil {
 		return false, err

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/llm"
+	"github.com/agentfix/agentfix/internal/repoctx"
 	"github.com/agentfix/agentfix/internal/session"
+	"github.com/agentfix/agentfix/internal/untrusted"
 	"github.com/agentfix/agentfix/internal/verify"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
@@ -32,12 +35,13 @@ type run struct {
 	modelTime, verifyTime time.Duration
 	res                   Result
 
-	conv    []llm.Message   // the conversation: stable prefix, then exchanges
-	fixed   int             // how many leading messages are never trimmed
-	pending []string        // feedback for the next patch request
-	cut     bool            // the last reply ran into its token limit
-	early   string          // an edit the model sent instead of a plan
-	packed  map[string]bool // files the context pack shows
+	conv    []llm.Message              // the conversation: stable prefix, then exchanges
+	fixed   int                        // how many leading messages are never trimmed
+	pending []string                   // feedback for the next patch request
+	cut     bool                       // the last reply ran into its token limit
+	early   string                     // an edit the model sent instead of a plan
+	index   *repoctx.Index             // the repository's files, for the look step
+	shown   map[string][]repoctx.Chunk // lines shown so far, per file
 
 	recordErr error          // why the session record could not be written
 	task      string         // the task as the model reads it
@@ -45,7 +49,11 @@ type run struct {
 	diffs     map[string]int // normalised diffs proposed so far, by round
 	sigs      []string       // failure signature of each round, "" for none
 	best      attempt        // the best attempt so far
-	touched   []string       // files the applied patch touched, for restore
+	touched   []string       // files the applied patches touched, for restore
+
+	testGlobs []string      // what a test file is: verify.test_paths, else the runners' conventions
+	repro     *reproduction // the test that reproduced the task; nil without one
+	held      string        // a reply whose test reproduced the task: its fix is the first patch
 }
 
 // attempt is an applied patch and how the checks went with it.
@@ -80,8 +88,15 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 	if err := r.pack(ctx); err != nil {
 		return r.stop(parent, ctx, fmt.Errorf("context: %w", err))
 	}
-	if err := r.plan(ctx); err != nil {
-		return r.stop(parent, ctx, fmt.Errorf("plan: %w", err))
+	if job.Reproduce {
+		if err := r.reproduce(ctx); err != nil {
+			return r.stop(parent, ctx, fmt.Errorf("reproduce: %w", err))
+		}
+	}
+	if r.held == "" {
+		if err := r.plan(ctx); err != nil {
+			return r.stop(parent, ctx, fmt.Errorf("plan: %w", err))
+		}
 	}
 	for r.round = 1; r.round <= r.cfg.Limits.MaxRounds; r.round++ {
 		if err := ctx.Err(); err != nil {
@@ -111,13 +126,20 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 			}
 			return r.stop(parent, ctx, fmt.Errorf("verify: round %d: %w", r.round, err))
 		}
+		if report.Passed && job.Reproduce && r.repro == nil {
+			return r.finish(ctx, Unproven, StopUnproven, fmt.Sprintf("the verify commands pass after round %d, but they passed before the change too and no test reproduced the task: nothing shows that the change fixes it", r.round))
+		}
 		if report.Passed {
 			approved, err := r.review(ctx, applied, report)
 			if err != nil {
 				return r.stop(parent, ctx, fmt.Errorf("review: round %d: %w", r.round, err))
 			}
 			if approved {
-				return r.finish(ctx, Fixed, StopVerified, fmt.Sprintf("the verify commands pass after round %d", r.round))
+				detail := fmt.Sprintf("the verify commands pass after round %d", r.round)
+				if r.repro != nil {
+					detail = fmt.Sprintf("%s, which fails without the fix, and the verify commands pass after round %d", strings.Join(testNames(r.repro.tests), ", "), r.round)
+				}
+				return r.finish(ctx, Fixed, StopVerified, detail)
 			}
 		} else if r.sameFailure() {
 			return r.finish(ctx, NotFixed, StopSameFailure, fmt.Sprintf("the same tests failed %d rounds running", sameFailureRounds))
@@ -146,17 +168,22 @@ func newRun(job Job) *run {
 	if rec == nil {
 		rec = session.NewRecorder(nil)
 	}
+	globs := cfg.Verify.TestPaths
+	if len(globs) == 0 {
+		globs = verify.TestPaths(cfg.Verify.Commands)
+	}
 	return &run{
-		job:   job,
-		cfg:   cfg,
-		log:   log,
-		rec:   rec,
-		repo:  job.Repo,
-		cp:    job.Checkpoint,
-		state: StateStart,
-		begin: time.Now(),
-		diffs: map[string]int{},
-		best:  attempt{failures: -1},
+		testGlobs: globs,
+		job:       job,
+		cfg:       cfg,
+		log:       log,
+		rec:       rec,
+		repo:      job.Repo,
+		cp:        job.Checkpoint,
+		state:     StateStart,
+		begin:     time.Now(),
+		diffs:     map[string]int{},
+		best:      attempt{failures: -1},
 	}
 }
 
@@ -186,7 +213,7 @@ func isConfig(err error) bool {
 }
 
 func (r *run) logf(format string, args ...any) {
-	fmt.Fprintf(r.log, "agentfix: "+format+"\n", args...)
+	untrusted.Logf(r.log, "agentfix: "+format, args...)
 }
 
 // record appends an event to the session record. A record that cannot be

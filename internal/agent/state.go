@@ -9,22 +9,26 @@ type State string
 const (
 	StateStart   State = "start"   // opening the model
 	StateContext State = "context" // packing the repository for the prompt
-	StatePlan    State = "plan"    // asking for a plan
-	StatePatch   State = "patch"   // asking for a diff and applying it
-	StateVerify  State = "verify"  // running the checks on the patched tree
-	StateReview  State = "review"  // asking the reviewer model
-	StateDone    State = "done"    // the result is final
+	// StateReproduce: asking for a test that fails on the unfixed code
+	// and running it (a task given as text, see Job.Reproduce).
+	StateReproduce State = "reproduce"
+	StatePlan      State = "plan"   // asking for a plan
+	StatePatch     State = "patch"  // asking for a diff and applying it
+	StateVerify    State = "verify" // running the checks on the patched tree
+	StateReview    State = "review" // asking the reviewer model
+	StateDone      State = "done"   // the result is final
 )
 
 // next lists the transitions the machine allows; Done is reachable from
 // every state because any stage can end the run.
 var next = map[State][]State{
-	StateStart:   {StateContext},
-	StateContext: {StatePlan},
-	StatePlan:    {StatePatch},
-	StatePatch:   {StatePatch, StateVerify},
-	StateVerify:  {StatePatch, StateReview},
-	StateReview:  {StatePatch},
+	StateStart:     {StateContext},
+	StateContext:   {StatePlan, StateReproduce},
+	StateReproduce: {StateReproduce, StatePlan, StatePatch},
+	StatePlan:      {StatePatch},
+	StatePatch:     {StatePatch, StateVerify},
+	StateVerify:    {StatePatch, StateReview},
+	StateReview:    {StatePatch},
 }
 
 // Transition is one recorded change of state.

@@ -17,7 +17,7 @@ GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, RUNNER_TEMP and the inputs INPUT_*
 (github-token, ollama-host, model, test-command, config, max-rounds,
 dry-run, trigger-label).
 
-Outputs: result (fixed, nothing-to-do, not-fixed, refused, checked),
+Outputs: result (fixed, nothing-to-do, not-fixed, unproven, refused, checked),
 pr-number, pr-url, branch, rounds.`
 
 func runAction(ctx context.Context, e *Env, args []string) error {

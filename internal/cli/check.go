@@ -70,7 +70,13 @@ func check(ctx context.Context, e *Env, o *checkOptions) error {
 		return err
 	}
 	cmds := cfg.Verify.Commands
-	if len(o.command) > 0 {
+	switch {
+	case len(o.command) == 1 && strings.ContainsAny(o.command[0], " \t"):
+		// `-- "go test ./..."`: one argument holding a whole command line,
+		// read as verify.commands reads its entries (still no shell).
+		cmds = o.command
+		fmt.Fprintf(e.Stderr, "agentfix: reading the one argument %q as a command line; the words can also be passed apart: agentfix check -- %s\n", o.command[0], o.command[0])
+	case len(o.command) > 0:
 		// The words after -- are argv already; quoting them keeps them so
 		// through the allowlist check.
 		cmds = []string{verify.Join(o.command)}

@@ -68,6 +68,8 @@ func TestCheckGolden(t *testing.T) {
 		{name: "json", project: "gofail", args: []string{"--json", "--quiet", "--", "go", "test", "./calc"}, code: 1},
 		{name: "actions", project: "gofail", args: []string{"--", "go", "test", "./calc", "-run", "TestSub"}, env: map[string]string{"GITHUB_ACTIONS": "true"}, code: 1},
 		{name: "actions-json", project: "gofail", args: []string{"--json", "--quiet", "--", "go", "test", "./calc", "-run", "TestSub"}, env: map[string]string{"GITHUB_ACTIONS": "true"}, code: 1},
+		{name: "one-argument", project: "gofail", args: []string{"--quiet", "--", "go test ./calc -run TestSub"}, code: 1},
+		{name: "one-argument-refused", project: "gopass", args: []string{"--quiet", "--", "curl example.com"}, code: 2},
 		{name: "refused", project: "gopass", args: []string{"--", "sh", "-c", "go test ./... | tee log"}, code: 2},
 		{name: "bad-config", project: "gopass", config: "verify:\n  commands: [\"go test ./... > log\"]\n", code: 2},
 	} {

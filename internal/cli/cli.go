@@ -22,6 +22,7 @@ import (
 	"github.com/agentfix/agentfix/internal/exitcode"
 	"github.com/agentfix/agentfix/internal/ghclient"
 	"github.com/agentfix/agentfix/internal/pipeline"
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // Env is everything a command may touch of the outside world: the
@@ -108,9 +109,9 @@ func commands() []command {
 func Main(ctx context.Context, args []string, e *Env) int {
 	err := Run(ctx, args, e)
 	if err != nil && !exitcode.IsSilent(err) && !reported(err) {
-		fmt.Fprintf(e.Stderr, "agentfix: %v\n", err)
+		untrusted.Logf(e.Stderr, "agentfix: %v", err)
 	}
-	return classify(err)
+	return exitCode(ctx, err)
 }
 
 // Run dispatches to the subcommand named by args[0].

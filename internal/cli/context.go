@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agentfix/agentfix/internal/agent"
 	"github.com/agentfix/agentfix/internal/exitcode"
 	"github.com/agentfix/agentfix/internal/repoctx"
 )
@@ -22,21 +23,19 @@ type contextOptions struct {
 	json      bool
 }
 
-// defaultNumCtx stands for the model's context length when neither the
-// config nor a model server says it.
-const defaultNumCtx = 8192
-
 func parseContextFlags(e *Env, args []string) (*contextOptions, error) {
 	opts := &contextOptions{}
 	fs := newFlagSet(e, "context", "--repo DIR (--query TEXT | --query-file F) [--budget TOKENS] [--json]",
 		`Print what would be packed for the model: the repo map, then the ranked files
 and chunks with line numbers. The query is an issue (title and body) or failing
-test output; --query-file - reads it from stdin. The default budget is half of
-ollama.num_ctx, or of 8192 tokens when that is 0.`)
+test output; --query-file - reads it from stdin. The default budget is the one
+agentfix fix packs with: ollama.num_ctx less room for the reply and the
+conversation, at most 12288 tokens (12288 when num_ctx is 0: the window of the
+model is not asked for here).`)
 	opts.cf.register(fs, false)
 	fs.StringVar(&opts.query, "query", "", "the issue or test output `TEXT` to find code for")
 	fs.StringVar(&opts.queryFile, "query-file", "", "read the query from `FILE` (- for stdin)")
-	fs.IntVar(&opts.budget, "budget", 0, "`TOKENS` for the whole pack, map and code (default: half the context window)")
+	fs.IntVar(&opts.budget, "budget", 0, "`TOKENS` for the whole pack, map and code (default: what fix packs)")
 	fs.BoolVar(&opts.json, "json", false, "print files, chunks, tokens_used, repo_files and took_ms as JSON")
 	if err := parseFlags(e, fs, args); err != nil {
 		return nil, err
@@ -68,11 +67,7 @@ func runContext(ctx context.Context, e *Env, args []string) error {
 	}
 	budget := opts.budget
 	if budget == 0 {
-		numCtx := cfg.Ollama.NumCtx
-		if numCtx <= 0 {
-			numCtx = defaultNumCtx
-		}
-		budget = numCtx / 2
+		budget = agent.ContextBudget(cfg.Ollama.NumCtx)
 	}
 	root, err := repoRoot(opts.cf.repo)
 	if err != nil {

@@ -7,8 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/agentfix/agentfix/internal/agent"
+	"github.com/agentfix/agentfix/internal/repoctx"
+	"github.com/agentfix/agentfix/internal/session"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
 // contextRepo is a git repository with a small Go package and, if cfg is
@@ -152,8 +158,9 @@ func TestContextDefaultBudget(t *testing.T) {
 		cfg  string
 		want string
 	}{
-		{"", "of 4096 tokens"},
-		{"ollama:\n  num_ctx: 1000\n", "of 500 tokens"},
+		{"", "of 12288 tokens"},
+		{"ollama:\n  num_ctx: 16384\n", "of 6144 tokens"},
+		{"ollama:\n  num_ctx: 4096\n", "of 1024 tokens"},
 	} {
 		repo := contextRepo(t, tt.cfg)
 		code, _, errOut := runCLI(t, nil, "context", "--repo", repo, "--query", sumFailure)
@@ -183,5 +190,51 @@ func TestContextUsageErrors(t *testing.T) {
 		if code != 2 || !strings.Contains(errOut, tt.stderr) {
 			t.Errorf("context %q: exit %d, stderr %q; want exit 2 and %q", tt.args, code, errOut, tt.stderr)
 		}
+	}
+}
+
+// TestContextPacksWhatFixPacks: for the same task and model, `context`
+// shows the files, chunks and token count that `fix` recorded as packed.
+func TestContextPacksWhatFixPacks(t *testing.T) {
+	repo := fixRepo(t)
+	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
+	srv.Script(e2eModel, ollamafake.Text(e2ePlan), ollamafake.Text(fixReply(t, "fix.diff")))
+	sessionPath := filepath.Join(t.TempDir(), "s.jsonl")
+	if code, stdout, stderr := runFixCmd(t, "fix", "--repo", repo, "--failing", "--dry-run", "--ollama-host", srv.URL, "--session", sessionPath); code != 0 {
+		t.Fatalf("fix: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	events, err := session.ReadFile(sessionPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var packed *agent.Packed
+	for _, e := range events {
+		if e.Kind == "context" {
+			packed = &agent.Packed{}
+			if err := e.Decode(packed); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if packed == nil || len(packed.Files) == 0 {
+		t.Fatalf("the fix recorded no context pack: %+v", packed)
+	}
+	qf := filepath.Join(t.TempDir(), "query.txt")
+	if err := os.WriteFile(qf, []byte(packed.Query), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, nil, "context", "--repo", repo, "--query-file", qf, "--json")
+	if code != 0 {
+		t.Fatalf("context: exit %d\n%s", code, errOut)
+	}
+	var got struct {
+		Files      []repoctx.File `json:"files"`
+		TokensUsed int            `json:"tokens_used"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Files, packed.Files) || got.TokensUsed != packed.TokensUsed {
+		t.Errorf("context packed %d tokens: %+v\nfix packed %d tokens (budget %d): %+v", got.TokensUsed, got.Files, packed.TokensUsed, packed.Budget, packed.Files)
 	}
 }

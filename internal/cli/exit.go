@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"context"
 	"errors"
+	"os"
 
 	"github.com/agentfix/agentfix/internal/action"
 	"github.com/agentfix/agentfix/internal/config"
@@ -27,6 +29,27 @@ func classify(err error) int {
 		return exitcode.Usage
 	}
 	return exitcode.NotSucceeded
+}
+
+// Interrupted is the cause main cancels the run's context with when a
+// signal arrives, so that the exit code can say which one.
+type Interrupted struct{ Signal os.Signal }
+
+func (i Interrupted) Error() string { return "interrupted by " + i.Signal.String() }
+
+// ExitInterrupted is the exit code of a run that a SIGINT (Ctrl-C) ended
+// without success: 128+2, as shells report it. A SIGTERM keeps its code.
+const ExitInterrupted = 130
+
+// exitCode is the exit code of a run that ended with err: classify's, or
+// ExitInterrupted when Ctrl-C interrupted a run that did not succeed.
+func exitCode(ctx context.Context, err error) int {
+	code := classify(err)
+	var in Interrupted
+	if code != exitcode.OK && errors.As(context.Cause(ctx), &in) && in.Signal == os.Interrupt {
+		return ExitInterrupted
+	}
+	return code
 }
 
 // isConfigError reports whether err is a problem with the setup rather

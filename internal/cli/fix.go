@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -25,6 +26,8 @@ type fixOptions struct {
 	session   string
 	dryRun    bool
 	json      bool
+	// allowUnproven keeps a change no test proves, and exits 0 with it.
+	allowUnproven bool
 }
 
 func runFix(ctx context.Context, e *Env, args []string) error {
@@ -40,13 +43,18 @@ func parseFixFlags(e *Env, args []string) (*fixOptions, error) {
 	fs := newFlagSet(e, "fix", "--repo DIR (--task TEXT | --issue-file F | --failing) [flags]", `
 Plan, patch and verify a fix with the Ollama model, on a local checkout.
 
-The verify commands run first. On success (exit 0) the fix is committed on a
-new branch agent-fix/local-<slug> and the checkout is switched to it (with
---dry-run the tree is left untouched and only the diff is written). When no
-fix passes the checks (exit 1) the tree is back where it started and the best
-attempt and the reason are reported (and written to --out-diff). Exit 2: usage
-or configuration error, including a dirty tree, a missing test tool, an
-unreachable Ollama server or a model it does not have.`)
+The verify commands run first. When they pass and the task is text (--task,
+--issue-file), the model first writes a test that must fail on the unfixed
+code; the fix must then make it pass, with the full commands (verify.proof).
+On success (exit 0) the fix, with its test, is committed on a new branch
+agent-fix/local-<slug> and the checkout is switched to it (with --dry-run the
+tree is left untouched and only the diff is written). When no fix passes the
+checks (exit 1) the tree is back where it started and the best attempt and the
+reason are reported (and written to --out-diff). A change that passes the
+checks while no test reproduced the task is "unproven": exit 1, the tree back
+where it started and the diff reported, unless --allow-unproven keeps it on a
+branch. Exit 2: usage or configuration error, including a dirty tree, a
+missing test tool, an unreachable Ollama server or a model it does not have.`)
 	opts.cf.register(fs, true)
 	fs.StringVar(&opts.task, "task", "", "what to fix, as `TEXT`")
 	fs.StringVar(&opts.issueFile, "issue-file", "", "Markdown `FILE` with the task: first heading is the title, the rest the body")
@@ -55,6 +63,7 @@ unreachable Ollama server or a model it does not have.`)
 	fs.StringVar(&opts.session, "session", "", "append the session record to `FILE` (default: a new file under .git/agentfix/sessions, or RUNNER_TEMP/agentfix/sessions in Actions)")
 	fs.BoolVar(&opts.dryRun, "dry-run", false, "leave the work tree untouched; only report and write the diff")
 	fs.BoolVar(&opts.json, "json", false, "print the result as JSON")
+	fs.BoolVar(&opts.allowUnproven, "allow-unproven", false, "keep a change that passes the checks although no test proves it fixes the task (committed on a branch; exit 0)")
 	if err := parseFlags(e, fs, args); err != nil {
 		return nil, err
 	}
@@ -101,7 +110,7 @@ func fix(ctx context.Context, e *Env, opts *fixOptions) error {
 	if err != nil {
 		return err
 	}
-	local := &pipeline.Local{OutDiff: opts.outDiff, DryRun: opts.dryRun}
+	local := &pipeline.Local{OutDiff: opts.outDiff, DryRun: opts.dryRun, AllowUnproven: opts.allowUnproven}
 	out, err := pipeline.Run(ctx, pipeline.Job{
 		Name: "local", Repo: root, Config: cfg, Task: task, FromFailures: opts.failing,
 		Session: opts.session, Deliver: local,
@@ -119,6 +128,10 @@ func fix(ctx context.Context, e *Env, opts *fixOptions) error {
 	} else {
 		printFix(e.Stdout, rep)
 	}
+	var unproven *pipeline.UnprovenError
+	if errors.As(err, &unproven) && opts.allowUnproven {
+		return nil
+	}
 	if err != nil {
 		return exitcode.Silent(classify(err)) // the report says why
 	}
@@ -131,7 +144,8 @@ func loopResult(o *pipeline.Outcome) *agent.Result {
 	if o.Loop != nil {
 		return o.Loop
 	}
-	res := &agent.Result{Result: string(o.Result), StopReason: string(o.Result), StopDetail: o.Reason, Verify: o.Before, Before: o.Before, Files: []string{}}
+	res := &agent.Result{Result: string(o.Result), StopReason: string(o.Result), StopDetail: o.Reason, Verify: o.Before, Before: o.Before, Files: []string{},
+		Proof: &agent.Proof{Kind: agent.ProofNone, Tests: []string{}, Files: []string{}}}
 	if o.Checkpoint != nil {
 		res.Head = o.Checkpoint.Head
 	}
@@ -175,14 +189,37 @@ func parseIssue(md string) agent.Task {
 	return agent.Task{}
 }
 
+// printProof says what shows the change fixes the task.
+func printProof(w io.Writer, p *agent.Proof) {
+	if p == nil {
+		return
+	}
+	switch p.Kind {
+	case agent.ProofReproduced:
+		fmt.Fprintf(w, "proof: %s (%s) failed on the unfixed code and passes with the fix\n", strings.Join(p.Tests, ", "), strings.Join(p.Files, ", "))
+	case agent.ProofFailingChecks:
+		fmt.Fprintf(w, "proof: the checks that failed before pass with the fix\n")
+	default:
+		fmt.Fprintf(w, "proof: none: no test failed before the change\n")
+	}
+}
+
 func printFix(w io.Writer, rep *fixReport) {
 	r := rep.Result
 	switch r.Result {
 	case string(pipeline.NothingToDo):
 		fmt.Fprintln(w, "nothing to do: the verify commands pass")
-	case agent.Fixed:
-		fmt.Fprintf(w, "fixed in %d round(s): %s\n", r.Rounds, r.StopDetail)
+	case agent.Fixed, agent.Unproven:
+		if r.Result == agent.Fixed {
+			fmt.Fprintf(w, "fixed in %d round(s): %s\n", r.Rounds, r.StopDetail)
+		} else {
+			fmt.Fprintf(w, "unproven after %d round(s): %s\n", r.Rounds, r.StopDetail)
+		}
+		printProof(w, r.Proof)
 		fmt.Fprintf(w, "files: %s\n", strings.Join(r.Files, ", "))
+		if r.Result == agent.Unproven && rep.Branch == "" {
+			fmt.Fprintf(w, "not kept (--allow-unproven keeps it): the work tree is back at %s; the change:\n%s", gitrun.Short(r.Head), r.Diff)
+		}
 		switch {
 		case rep.Branch != "":
 			fmt.Fprintf(w, "committed on branch %s (%s); the checkout is on it now (git switch - goes back)\n", rep.Branch, gitrun.Short(rep.Commit))

@@ -4,12 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -66,38 +63,10 @@ func TestParseReplayFlags(t *testing.T) {
 	}
 }
 
-// End to end: the command run in-process (the built binary where a real
-// process matters: SIGTERM), a real git repository with failing tests, the
-// fake Ollama server.
+// End to end: the command run in-process, a real git repository with
+// failing tests, the fake Ollama server.
 
 const e2eModel = "qwen2.5-coder:14b"
-
-var (
-	fixBinOnce sync.Once
-	fixBinPath string
-	fixBinErr  error
-)
-
-// fixBinary builds agentfix once per test run.
-func fixBinary(t *testing.T) string {
-	t.Helper()
-	fixBinOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "agentfix-e2e-")
-		if err != nil {
-			fixBinErr = err
-			return
-		}
-		fixBinPath = filepath.Join(dir, "agentfix")
-		out, err := exec.Command("go", "build", "-o", fixBinPath, "../../cmd/agentfix").CombinedOutput()
-		if err != nil {
-			fixBinErr = errors.New(string(out))
-		}
-	})
-	if fixBinErr != nil {
-		t.Fatalf("build agentfix: %v", fixBinErr)
-	}
-	return fixBinPath
-}
 
 // fixRepo copies the sum project (failing tests) into a git repository.
 func fixRepo(t *testing.T) string { return fixProject(t, "sum") }
@@ -121,28 +90,19 @@ func fixReply(t *testing.T, name string) string {
 
 const e2ePlan = `{"files": ["sum.go"], "steps": ["Start the loop at index 0."]}`
 
-// fixCmd prepares the binary with a clean environment: none of the
-// variables that would point it elsewhere. Only the SIGTERM test needs a
-// real process.
-func fixCmd(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
-	cmd := exec.Command(fixBinary(t), args...)
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if name == "GITHUB_ACTIONS" || name == "RUNNER_TEMP" || name == "OLLAMA_HOST" || strings.HasPrefix(name, "AGENTFIX_") || strings.HasPrefix(name, "INPUT_") {
-			continue
-		}
-		cmd.Env = append(cmd.Env, kv)
-	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	return cmd, &stdout, &stderr
-}
-
 // runFixCmd runs agentfix in-process through Main, with the test process's
 // environment less the variables that would point it elsewhere, and retry
 // backoffs that return at once.
 func runFixCmd(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := Main(context.Background(), args, fixEnv(&stdout, &stderr))
+	return code, stdout.String(), stderr.String()
+}
+
+// fixEnv is the test process's environment less the variables that would
+// point agentfix elsewhere, with retry backoffs that return at once.
+func fixEnv(stdout, stderr *bytes.Buffer) *Env {
 	env := map[string]string{}
 	for _, kv := range os.Environ() {
 		name, value, _ := strings.Cut(kv, "=")
@@ -152,11 +112,9 @@ func runFixCmd(t *testing.T, args ...string) (int, string, string) {
 		env[name] = value
 	}
 	env["GIT_CONFIG_GLOBAL"], env["GIT_CONFIG_NOSYSTEM"] = "/dev/null", "1"
-	var stdout, stderr bytes.Buffer
-	e := MapEnv(env, nil, &stdout, &stderr)
+	e := MapEnv(env, nil, stdout, stderr)
 	e.Sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
-	code := Main(context.Background(), args, e)
-	return code, stdout.String(), stderr.String()
+	return e
 }
 
 func TestFixEndToEndCommitsOnALocalBranchAndReplays(t *testing.T) {
@@ -296,6 +254,16 @@ func TestFixEndToEndNothingToDo(t *testing.T) {
 	}
 }
 
+// TestFixFailingOnAGreenTreeWithOllamaDown: the README's cron recipe on a
+// green night with the GPU box down exits 0 without reaching the model.
+func TestFixFailingOnAGreenTreeWithOllamaDown(t *testing.T) {
+	repo := fixRepo(t)
+	code, stdout, stderr := runFixCmd(t, "fix", "--repo", repo, "--failing", "--test-cmd", "go vet ./...", "--ollama-host", "http://127.0.0.1:1")
+	if code != 0 || !strings.Contains(stdout, "nothing to do") {
+		t.Fatalf("exit %d, want 0 and nothing to do\n%s\n%s", code, stdout, stderr)
+	}
+}
+
 func TestFixEndToEndNotFixedRestoresTheTree(t *testing.T) {
 	repo := fixRepo(t)
 	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
@@ -337,28 +305,41 @@ func TestFixEndToEndUnreachableOllamaExits2(t *testing.T) {
 	}
 }
 
-func TestFixEndToEndSIGTERMMidStream(t *testing.T) {
+// TestFixEndToEndInterruptedMidStream cancels the run while the patch
+// request hangs, as main does on a signal (the signal itself, through the
+// built binary, is a hardening row): the tree is restored, Ctrl-C exits
+// 130 as shells expect, SIGTERM 1.
+func TestFixEndToEndInterruptedMidStream(t *testing.T) {
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGTERM, 1}, {syscall.SIGINT, 130}} {
+		t.Run(tc.sig.String(), func(t *testing.T) { interruptMidStream(t, tc.sig, tc.code) })
+	}
+}
+
+func interruptMidStream(t *testing.T, sig syscall.Signal, want int) {
 	repo := fixRepo(t)
 	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
 	srv.Script(e2eModel, ollamafake.Text(e2ePlan))
 	srv.Respond(e2eModel, func(ollamafake.Request) ollamafake.Reply { return ollamafake.Hang() })
-	cmd, stdout, stderr := fixCmd(t, "fix", "--repo", repo, "--task", "Sum drops the first element", "--ollama-host", srv.URL)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	ctx, interrupt := context.WithCancelCause(context.Background())
+	defer interrupt(nil)
+	var stdout, stderr bytes.Buffer
+	done := make(chan int)
+	go func() {
+		done <- Main(ctx, []string{"fix", "--repo", repo, "--task", "Sum drops the first element", "--ollama-host", srv.URL}, fixEnv(&stdout, &stderr))
+	}()
 	for len(srv.Chats()) < 2 { // the patch request is hanging
-		if ctx.Err() != nil {
-			cmd.Process.Kill()
-			t.Fatalf("the patch request never came\n%s", stderr)
+		select {
+		case code := <-done:
+			t.Fatalf("fix ended (exit %d) before the patch request\n%s", code, stderr.String())
+		case <-time.After(20 * time.Millisecond):
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
-	cmd.Process.Signal(syscall.SIGTERM)
-	cmd.Wait()
-	if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(stdout.String(), "interrupted") {
-		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	interrupt(Interrupted{Signal: sig})
+	if code := <-done; code != want || !strings.Contains(stdout.String(), "interrupted") {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, want, stdout.String(), stderr.String())
 	}
 	if st := fixGit(t, repo, "status", "--porcelain"); st != "" {
 		t.Errorf("tree not restored:\n%s", st)

@@ -23,6 +23,7 @@ type Config struct {
 	Limits   Limits   `yaml:"limits"`
 	Paths    Paths    `yaml:"paths"`
 	Triggers Triggers `yaml:"triggers"`
+	Task     Task     `yaml:"task"`
 	PR       PR       `yaml:"pr"`
 	Reviewer Reviewer `yaml:"reviewer"`
 }
@@ -51,6 +52,14 @@ type Verify struct {
 	// EnvPassthrough names variables passed to the commands, like NAME
 	// entries of Env (the older key, kept).
 	EnvPassthrough []string `yaml:"env_passthrough"`
+	// Proof is what proves a fix of a task given as text when the
+	// commands pass before any change: "test" (a test that fails on the
+	// unfixed code and passes with the fix) or "checks" (the commands
+	// passing is enough).
+	Proof string `yaml:"proof"`
+	// TestPaths are the globs of test files; empty: detected from the
+	// commands' test runners.
+	TestPaths []string `yaml:"test_paths"`
 	// Env adds to the commands' allow-listed environment: NAME passes the
 	// variable from agentfix's environment, NAME=value sets it.
 	Env []string `yaml:"env"`
@@ -102,6 +111,18 @@ type Triggers struct {
 	AllowBots  []string `yaml:"allow_bots"`
 }
 
+// Task says what of an issue becomes the model's task: its title and
+// body, and the comments of people with write permission (and of
+// CommentAuthors) written before the trigger.
+type Task struct {
+	// MaxBytes caps the task text; longer text is cut, and the status
+	// comment says so.
+	MaxBytes int `yaml:"max_bytes"`
+	// CommentAuthors are logins whose comments count although they lack
+	// write permission (a bot that posts reproductions, say).
+	CommentAuthors []string `yaml:"comment_authors"`
+}
+
 // PR shapes the pull requests agentfix opens.
 type PR struct {
 	BranchPrefix string   `yaml:"branch_prefix"`
@@ -110,6 +131,10 @@ type PR struct {
 	// OnUnverified is what happens to a fix that did not pass verification:
 	// comment (the diff goes into the status comment), draft (a draft PR), none.
 	OnUnverified string `yaml:"on_unverified"`
+	// OnUnproven is what happens to a change that passes the verify
+	// commands when no test proves it: comment, draft (a draft PR that
+	// does not close the issue) or none.
+	OnUnproven string `yaml:"on_unproven"`
 }
 
 // Reviewer is an optional second model that reads the final diff.
@@ -124,6 +149,12 @@ const (
 	OnUnverifiedNone    = "none"
 )
 
+// Proof values.
+const (
+	ProofTest   = "test"
+	ProofChecks = "checks"
+)
+
 // Default returns the built-in configuration.
 func Default() *Config {
 	return &Config{
@@ -132,6 +163,7 @@ func Default() *Config {
 		Verify: Verify{
 			Timeout:      Duration(15 * time.Minute),
 			FlakyReruns:  1,
+			Proof:        ProofTest,
 			Sandbox:      SandboxAuto,
 			MaxMemoryMB:  4096,
 			MaxProcesses: 1024,
@@ -142,7 +174,8 @@ func Default() *Config {
 			Deny:  []string{".github/workflows/**", "**/*.pem", "**/.env*"},
 		},
 		Triggers: Triggers{Label: "agent-fix", Command: "/agent"},
-		PR:       PR{BranchPrefix: "agent-fix/", Labels: []string{"agent-fix"}, OnUnverified: OnUnverifiedComment},
+		Task:     Task{MaxBytes: 8000},
+		PR:       PR{BranchPrefix: "agent-fix/", Labels: []string{"agent-fix"}, OnUnverified: OnUnverifiedComment, OnUnproven: OnUnverifiedComment},
 	}
 }
 

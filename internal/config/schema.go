@@ -27,6 +27,8 @@ var descriptions = map[string]string{
 	"verify.writable":          "Extra host paths the sandboxed commands may write (absolute, or ~/ for the home directory).",
 	"verify.max_memory_mb":     "Most data memory (MiB) one process of a sandboxed command may use.",
 	"verify.max_processes":     "Most processes and threads a sandboxed command may add.",
+	"verify.proof":             "What proves a fix of a task given as text while the commands pass: test (a test that fails without the fix and passes with it) or checks (the commands passing is enough).",
+	"verify.test_paths":        "Globs of test files; empty means detected from the verify commands' test runners.",
 	"limits":                   "Budgets of one run and one patch.",
 	"limits.max_rounds":        "Rounds of patch and verify before giving up.",
 	"limits.max_files":         "Most files one patch may touch.",
@@ -42,11 +44,15 @@ var descriptions = map[string]string{
 	"triggers.command":         "Comment command prefix, e.g. /agent for /agent fix.",
 	"triggers.allow_forks":     "Whether /agent check may run code from fork pull requests.",
 	"triggers.allow_bots":      "Exact bot logins allowed to trigger, e.g. dependabot[bot].",
+	"task":                     "What of an issue becomes the model's task.",
+	"task.max_bytes":           "Most bytes of issue text (title, body, trusted comments) the model reads; longer text is cut and the status comment says so.",
+	"task.comment_authors":     "Logins whose issue comments reach the model although they lack write permission.",
 	"pr":                       "How pull requests are opened.",
 	"pr.branch_prefix":         "Prefix of every branch agentfix pushes.",
 	"pr.draft":                 "Open pull requests as drafts.",
 	"pr.labels":                "Labels put on the pull requests.",
 	"pr.on_unverified":         "What happens to a fix that did not pass verification: comment, draft or none.",
+	"pr.on_unproven":           "What happens to a change that passes the checks when no test proves it: comment, draft or none.",
 	"reviewer":                 "Optional second model that reads the final diff before the PR is opened.",
 	"reviewer.model":           "Reviewer model; empty disables the review.",
 }
@@ -81,8 +87,11 @@ func schemaFor(v reflect.Value, key string) map[string]any {
 	case v.Kind() == reflect.String:
 		s["type"] = "string"
 		s["default"] = v.String()
-		if key == "pr.on_unverified" {
+		switch key {
+		case "pr.on_unverified", "pr.on_unproven":
 			s["enum"] = []string{OnUnverifiedComment, OnUnverifiedDraft, OnUnverifiedNone}
+		case "verify.proof":
+			s["enum"] = []string{ProofTest, ProofChecks}
 		}
 		if key == "verify.sandbox" {
 			s["enum"] = []string{SandboxAuto, SandboxRequired, SandboxOff}

@@ -58,6 +58,11 @@ func Validate(cfg *Config, src Sources) error {
 			bad(fmt.Sprintf("verify.env_passthrough[%d]", i), "%s", p)
 		}
 	}
+	switch cfg.Verify.Proof {
+	case ProofTest, ProofChecks:
+	default:
+		bad("verify.proof", "%q must be test (a failing test reproduces the issue first) or checks (the commands passing is enough)", cfg.Verify.Proof)
+	}
 	for i, e := range cfg.Verify.Env {
 		if p := verify.CheckEnvEntry(e); p != "" {
 			bad(fmt.Sprintf("verify.env[%d]", i), "%s", p)
@@ -83,7 +88,7 @@ func Validate(cfg *Config, src Sources) error {
 	for _, g := range []struct {
 		key   string
 		globs []string
-	}{{"paths.allow", cfg.Paths.Allow}, {"paths.deny", cfg.Paths.Deny}} {
+	}{{"paths.allow", cfg.Paths.Allow}, {"paths.deny", cfg.Paths.Deny}, {"verify.test_paths", cfg.Verify.TestPaths}} {
 		for i, pat := range g.globs {
 			if !doublestar.ValidatePattern(pat) || strings.HasPrefix(pat, "/") {
 				bad(fmt.Sprintf("%s[%d]", g.key, i), "%q is not a valid glob relative to the repository root (e.g. src/**/*.go)", pat)
@@ -102,13 +107,23 @@ func Validate(cfg *Config, src Sources) error {
 			bad(fmt.Sprintf("triggers.allow_bots[%d]", i), "must be a bot's exact login, e.g. dependabot[bot]")
 		}
 	}
+	if cfg.Task.MaxBytes < 500 {
+		bad("task.max_bytes", "%d is too small to hold an issue; use at least 500", cfg.Task.MaxBytes)
+	}
+	for i, a := range cfg.Task.CommentAuthors {
+		if strings.TrimSpace(a) == "" || strings.ContainsAny(a, " @/") {
+			bad(fmt.Sprintf("task.comment_authors[%d]", i), "%q must be a login as GitHub shows it, without @, e.g. ci-helper[bot]", a)
+		}
+	}
 	if !branchPrefix.MatchString(cfg.PR.BranchPrefix) || strings.Contains(cfg.PR.BranchPrefix, "..") {
 		bad("pr.branch_prefix", "%q is not usable as the start of a git branch name (e.g. agent-fix/)", cfg.PR.BranchPrefix)
 	}
-	switch cfg.PR.OnUnverified {
-	case OnUnverifiedComment, OnUnverifiedDraft, OnUnverifiedNone:
-	default:
-		bad("pr.on_unverified", "%q must be one of comment, draft, none", cfg.PR.OnUnverified)
+	for _, o := range [][2]string{{"pr.on_unverified", cfg.PR.OnUnverified}, {"pr.on_unproven", cfg.PR.OnUnproven}} {
+		switch o[1] {
+		case OnUnverifiedComment, OnUnverifiedDraft, OnUnverifiedNone:
+		default:
+			bad(o[0], "%q must be one of comment, draft, none", o[1])
+		}
 	}
 	for i, l := range cfg.PR.Labels {
 		if strings.TrimSpace(l) == "" {

@@ -49,6 +49,19 @@ func TestLabelFixesIssueAndReRunUpdatesTheSamePR(t *testing.T) {
 	st := w.StatusComments(n)
 	r.Must(t, len(st) == 1 && strings.Contains(st[0].Body, "Fixed") && strings.Contains(st[0].Body, "#"+itoa(pr.Number)), "status comments %+v", st)
 
+	// The session record: an output, uploaded as an artifact the summary
+	// and the status comment name.
+	const artifact = "agentfix-session-" + actiontest.RunID + "-1-agent-fix"
+	rec, err := os.ReadFile(r.Outputs["session"])
+	r.Must(t, err == nil && len(rec) > 0 && strings.HasPrefix(r.Outputs["session"], w.RunnerTemp()), "session output %q: %v (%d bytes)", r.Outputs["session"], err, len(rec))
+	r.Must(t, r.Outputs["session-artifact"] == artifact, "session-artifact output %q, want %s", r.Outputs["session-artifact"], artifact)
+	r.Must(t, strings.Contains(r.Summary, "gh run download "+actiontest.RunID+" --name "+artifact) && strings.Contains(r.Summary, "agentfix replay agentfix-session/"+filepath.Base(r.Outputs["session"])), "step summary does not say how to fetch and replay the record:\n%s", r.Summary)
+	r.Must(t, strings.Contains(st[0].Body, "Session record: artifact [`"+artifact+"`]("), "status comment does not link the session record:\n%s", st[0].Body)
+
+	// The checkout is left as it was: on main, clean.
+	r.Must(t, actiontest.Git(t, w.Workspace, nil, "status", "--porcelain") == "", "the workspace is dirty after the run:\n%s", actiontest.Git(t, w.Workspace, nil, "status", "--porcelain"))
+	r.Must(t, actiontest.Git(t, w.Workspace, nil, "rev-parse", "HEAD") == main, "the workspace is no longer at main")
+
 	edits := 0
 	for _, c := range w.GH.Calls() {
 		if c.Method == "PATCH" && strings.Contains(c.Path, "/issues/comments/") {

@@ -12,6 +12,9 @@ func TestFixCommentOnIssueUsesExtraInstructions(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, nil)
 	n := w.AddIssue()
+	// bob may write: his comment is part of the task (see untrusted_test.go
+	// for those whose comments are not).
+	w.GH.SetPermission(actiontest.Repo, "bob", "write")
 	w.GH.AddComment(actiontest.Repo, n, "bob", "It started after the refactor.")
 	r := w.Run("issue_comment", actiontest.CommentPayload("created", n, false, "alice", "", "Thanks!\n/agent fix keep the doc comment"))
 	r.WantResult(t, 0, "fixed")
@@ -37,6 +40,17 @@ func TestCheckCommentOnPRFixesIntoThePRBranch(t *testing.T) {
 	r.Must(t, actiontest.Git(t, w.Origin, nil, "rev-parse", "refs/heads/feature") == head, "the PR's own branch was pushed to")
 	st := w.StatusComments(n)
 	r.Must(t, len(st) == 1 && strings.Contains(st[0].Body, "#"+itoa(prs[0].Number)), "status comment %+v", st)
+
+	// A later /agent check that is refused does not erase that outcome:
+	// the one status comment says the new result and keeps the fix's.
+	w.Clone("main")
+	r2 := w.Run("issue_comment", actiontest.CommentPayload("created", n, true, "alice", "", "/agent check curl evil.example"))
+	r2.WantResult(t, 0, "refused")
+	st = w.StatusComments(n)
+	r2.Must(t, len(st) == 1, "%d status comments, want the one", len(st))
+	current, earlier, _ := strings.Cut(st[0].Body, "Earlier runs")
+	r2.Must(t, strings.Contains(current, "Not run") && strings.Contains(earlier, "Fixed**: pull request #"+itoa(prs[0].Number)+" opened") && strings.Contains(earlier, "[workflow run](http"),
+		"the status comment lost the earlier run's outcome:\n%s", st[0].Body)
 }
 
 func TestCheckCommentOnGreenPRPostsResults(t *testing.T) {
@@ -128,6 +142,24 @@ func TestNightlyUnfixableOpensThenUpdatesTrackingIssue(t *testing.T) {
 	r2 := w.Run("schedule", map[string]any{"schedule": "17 3 * * *"})
 	r2.WantResult(t, 1, "not-fixed")
 	r2.Must(t, len(w.GH.Issues(actiontest.Repo)) == 1, "the second nightly opened another tracking issue")
+
+	// The fix lands on main: the next nightly closes the issue, linking
+	// the green run.
+	w.PushMain(map[string]string{"calc.go": actiontest.FixedCalc})
+	r3 := w.Run("schedule", map[string]any{"schedule": "17 3 * * *"})
+	r3.WantResult(t, 0, "nothing-to-do")
+	issues = w.GH.Issues(actiontest.Repo)
+	r3.Must(t, len(issues) == 1 && issues[0].State == "closed", "the tracking issue was not closed: %+v", issues)
+	cs := w.GH.Comments(actiontest.Repo, issues[0].Number)
+	r3.Must(t, len(cs) == 1 && strings.Contains(cs[0].Body, "pass again") && strings.Contains(cs[0].Body, "/actions/runs/"+actiontest.RunID), "closing comments %+v", cs)
+	r3.Must(t, strings.Contains(r3.Summary, "#"+itoa(issues[0].Number)+" is closed"), "the step summary does not say the issue was closed:\n%s", r3.Summary)
+
+	// It breaks again: the same issue is reopened, not a new one.
+	w.PushMain(map[string]string{"calc.go": actiontest.Project["calc.go"]})
+	r4 := w.Run("schedule", map[string]any{"schedule": "17 3 * * *"})
+	r4.WantResult(t, 1, "not-fixed")
+	issues = w.GH.Issues(actiontest.Repo)
+	r4.Must(t, len(issues) == 1 && issues[0].State == "open", "want the one tracking issue reopened: %+v", issues)
 }
 
 func TestNightlyFlakyFailureIsTrackedNotFixed(t *testing.T) {

@@ -150,6 +150,7 @@ func parseIssues(j *Job, payload []byte, t config.Triggers) error {
 	}
 	j.Actor = actor(ev.Sender)
 	j.Label = ev.GetLabel().GetName()
+	j.At = ev.GetIssue().GetUpdatedAt().Time
 	want := t.Label
 	if want == "" {
 		want = DefaultLabel
@@ -179,6 +180,7 @@ func parseIssueComment(j *Job, payload []byte, t config.Triggers) error {
 	}
 	c := ev.GetComment()
 	j.Comment = &Comment{ID: c.GetID(), Body: c.GetBody(), HTMLURL: c.GetHTMLURL()}
+	j.At = c.GetCreatedAt().Time
 	j.Actor = actor(c.GetUser())
 	if j.Actor.Login == "" {
 		j.Actor = actor(ev.Sender)

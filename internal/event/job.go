@@ -7,6 +7,7 @@ package event
 import (
 	"regexp"
 	"strings"
+	"time"
 )
 
 // Kind is what a job asks agentfix to do.
@@ -149,6 +150,11 @@ type Job struct {
 	// Task is free text: the workflow_dispatch `task` input, or the extra
 	// instructions / check command after the slash command.
 	Task string
+	// At is when the trigger happened: the command comment's creation, or
+	// the issue's last update for a label (adding it updates the issue);
+	// zero when the payload does not say. Only comments written before it
+	// were seen by whoever triggered the run.
+	At time.Time
 	// Schedule is the cron expression of a scheduled run, when known.
 	Schedule string
 	// Ref is the workflow_dispatch ref (refs/heads/main).

@@ -8,7 +8,6 @@ package llm
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -17,6 +16,8 @@ import (
 	"time"
 
 	"github.com/ollama/ollama/api"
+
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // DefaultTimeout bounds one model request when Options.Timeout is 0.
@@ -123,5 +124,5 @@ func (c *Client) Version(ctx context.Context) (string, error) {
 func (c *Client) logf(format string, args ...any) {
 	c.logMu.Lock()
 	defer c.logMu.Unlock()
-	fmt.Fprintf(c.log, format+"\n", args...)
+	untrusted.Logf(c.log, format, args...)
 }

@@ -31,7 +31,7 @@ func goBuild(t *testing.T, name, text string) string {
 	text = strings.ReplaceAll(text, "\\\n", " ")
 	line := ""
 	for _, l := range strings.Split(text, "\n") {
-		if strings.Contains(l, "go build") {
+		if strings.Contains(l, "go build") || strings.Contains(l, `"$go" build`) {
 			line = l
 			break
 		}
@@ -156,7 +156,7 @@ func TestActionInterface(t *testing.T) {
 	if got, want := strings.Join(inputs, " "), "config dry-run github-token max-rounds model ollama-host test-command trigger-label"; got != want {
 		t.Errorf("inputs = %s, want %s", got, want)
 	}
-	if got, want := strings.Join(outputs, " "), "branch pr-number pr-url result rounds"; got != want {
+	if got, want := strings.Join(outputs, " "), "branch pr-number pr-url result rounds session"; got != want {
 		t.Errorf("outputs = %s, want %s", got, want)
 	}
 	if a.Inputs["github-token"].Default != "${{ github.token }}" {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 )
 
@@ -29,7 +30,7 @@ func Apply(repo, reply string, pol Policy, opts Options) (*Result, error) {
 		res.Errors = append(res.Errors, Problem{Message: noEditMessage(reply)})
 		return res, nil
 	}
-	w := &workTree{root: root, pol: pol, files: map[string]*fileState{}}
+	w := &workTree{root: root, pol: pol, only: opts.Only, files: map[string]*fileState{}}
 	seen := map[string][]*edit{}
 	for _, e := range edits {
 		k := e.key()
@@ -43,7 +44,10 @@ func Apply(repo, reply string, pol Policy, opts Options) (*Result, error) {
 		}
 	}
 	changes := w.changes()
-	if len(changes) == 0 && len(res.Errors) == 0 {
+	switch {
+	case len(changes) == 0 && len(res.Errors) == 0 && len(res.Skipped) > 0:
+		res.Errors = append(res.Errors, Problem{Message: "the edit changes none of the files asked for; it changes only " + strings.Join(res.Skipped, ", ")})
+	case len(changes) == 0 && len(res.Errors) == 0:
 		res.Errors = append(res.Errors, Problem{Message: "the edit changes nothing: every file would stay as it is; send the change you intend"})
 	}
 	for _, c := range changes {
@@ -52,6 +56,7 @@ func Apply(repo, reply string, pol Policy, opts Options) (*Result, error) {
 	res.Diff = formatDiff(changes)
 	res.Errors = append(res.Errors, checkLimits(changes, pol)...)
 	res.Errors = append(res.Errors, checkSecrets(changes)...)
+	res.Errors = append(res.Errors, checkText(changes)...)
 	if len(res.Errors) > 0 {
 		return res, nil
 	}
@@ -100,6 +105,7 @@ func (st *fileState) moved() []int {
 type workTree struct {
 	root  string
 	pol   Policy
+	only  func(string) bool
 	files map[string]*fileState
 	order []string
 }

@@ -37,6 +37,10 @@ func (w *workTree) apply(e *edit, res *Result) error {
 	if name == "" {
 		return fail(fmt.Sprintf("the edit at reply line %d names no file; give the path relative to the repository root", e.line))
 	}
+	if w.only != nil && !w.only(name) {
+		res.Skipped = append(res.Skipped, name)
+		return nil
+	}
 	if oldP != "" && newP != "" && oldP != newP && !e.isRename {
 		switch {
 		case exists(w.root, oldP) && !exists(w.root, newP):
@@ -240,10 +244,11 @@ func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 // looksWhole guesses whether nt is a full new version of old rather than a
 // fragment of it: it is at least half as long, at least half of old's
 // non-blank lines are still in it, and it still ends the way old does (one
-// of old's last three non-blank lines is among its last ten), so that a
+// of old's last three telling lines is among its last ten, plus as many as
+// it grew by: a rewrite often adds its new code at the end), so that a
 // block cut short by a fence inside the file is not taken for the file.
 func looksWhole(old, nt text) bool {
-	if len(nt.lines)*2 < len(old.lines) || !sameTail(old, nt) {
+	if len(nt.lines)*2 < len(old.lines) || !sameTail(old, nt, max(0, len(nt.lines)-len(old.lines))) {
 		return false
 	}
 	have := map[string]bool{}
@@ -263,9 +268,10 @@ func looksWhole(old, nt text) bool {
 }
 
 // sameTail reports whether one of old's last three telling lines is among
-// nt's last ten. Telling lines have four characters or more, one of them a
-// letter or digit: "}" and "```" end too many files to tell anything.
-func sameTail(old, nt text) bool {
+// nt's last 10+grown. Telling lines have four characters or more, one of
+// them a letter or digit: "}" and "```" end too many files to tell
+// anything.
+func sameTail(old, nt text, grown int) bool {
 	tail := func(t text, n int) []string {
 		var out []string
 		for i := len(t.lines) - 1; i >= 0 && len(out) < n; i-- {
@@ -279,7 +285,7 @@ func sameTail(old, nt text) bool {
 	if len(want) == 0 {
 		return true
 	}
-	for _, s := range tail(nt, 10) {
+	for _, s := range tail(nt, 10+grown) {
 		for _, w := range want {
 			if s == w {
 				return true

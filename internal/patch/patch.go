@@ -25,12 +25,20 @@ type Policy struct {
 	AllowDelete, AllowRename bool
 	// MaxFiles and MaxChangedLines bound the patch; 0 means no limit.
 	MaxFiles, MaxChangedLines int
+	// Frozen are repository paths no patch may change, rename or delete:
+	// the tests that reproduced an issue on the unfixed code, which the
+	// fix must make pass as they are.
+	Frozen []string
 }
 
 // Options change how Apply runs.
 type Options struct {
 	// Check validates and dry-runs the patch and writes nothing.
 	Check bool
+	// Only, when set, selects the edits to apply by the path they change:
+	// the others are left out (listed in Result.Skipped), not refused.
+	// It splits a reply that holds a test and a fix into its two parts.
+	Only func(path string) bool
 }
 
 // Problem is one reason a patch was refused.
@@ -65,6 +73,8 @@ type Result struct {
 	Repairs []string `json:"repairs"`
 	// Errors say why the patch was refused; empty when Applied.
 	Errors []Problem `json:"errors"`
+	// Skipped are the paths of the edits Options.Only left out.
+	Skipped []string `json:"skipped,omitempty"`
 	// Diff is the normalised git-style unified diff of the change (a/ b/
 	// prefixes, correct headers and counts). Apply and git apply accept it.
 	// When the patch is refused it holds, for the record, what the edits

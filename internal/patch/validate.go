@@ -43,3 +43,22 @@ func checkSecrets(changes []*change) []Problem {
 	}
 	return probs
 }
+
+// checkText refuses a change whose result holds a NUL byte: git and every
+// editor take such a file for binary, and binary files are not changed
+// through a text reply, whatever form the reply had.
+func checkText(changes []*change) []Problem {
+	var probs []Problem
+	for _, c := range changes {
+		if c.new == nil {
+			continue
+		}
+		for i, l := range c.new.lines {
+			if strings.IndexByte(l, 0) >= 0 {
+				probs = append(probs, Problem{File: c.path(), Message: fmt.Sprintf("line %d contains a NUL byte, which makes this a binary file; only text files can be changed (in source code, write the byte as an escape such as \\x00)", i+1)})
+				break
+			}
+		}
+	}
+	return probs
+}

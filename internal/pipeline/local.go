@@ -20,6 +20,10 @@ type Local struct {
 	// OutDiff is the file the diff is written to; "" writes none.
 	OutDiff string
 	DryRun  bool
+	// AllowUnproven keeps an unproven change as a fix is kept (on a
+	// branch, its commit saying no test proves it); otherwise it is only
+	// the diff.
+	AllowUnproven bool
 	// Log receives one line per progress stage; nil discards.
 	Log io.Writer
 
@@ -44,10 +48,19 @@ func (l *Local) Deliver(ctx context.Context, o *Outcome) error {
 		}
 		l.DiffWritten = l.OutDiff
 	}
-	if o.Result != Fixed {
+	keep := o.Result == Fixed || (o.Result == Unproven && l.AllowUnproven)
+	if !keep {
 		return nil
 	}
 	repo, cp := o.Repo, o.Checkpoint
+	if o.Result == Unproven {
+		if l.DryRun {
+			return nil // the loop put the tree back already
+		}
+		if err := repo.ApplyDiff(ctx, o.Diff()); err != nil {
+			return fmt.Errorf("workspace: apply the unproven change: %w", err)
+		}
+	}
 	if l.DryRun {
 		if err := repo.Restore(ctx, cp, o.Loop.Files...); err != nil {
 			return fmt.Errorf("workspace: undo the fix after --dry-run: %w", err)

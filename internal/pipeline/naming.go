@@ -3,6 +3,9 @@ package pipeline
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/agent"
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // Title is what a fix is named after, in its commit and branch: the task's
@@ -25,6 +28,9 @@ func (o *Outcome) Title() string {
 type CommitInfo struct {
 	// Fixes is the issue the commit closes; 0 for none.
 	Fixes int
+	// Refs is an issue the commit is about but does not close (an
+	// unproven change); 0 for none.
+	Refs int
 	// RunURL links the workflow run that made the commit.
 	RunURL string
 }
@@ -34,15 +40,26 @@ type CommitInfo struct {
 // fixes, the commands that verified it and the model that wrote it.
 func CommitMessage(o *Outcome, info CommitInfo) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "agentfix: %s\n\n", firstLine(o.Title(), 68))
+	// The title and the steps are the issue's and the model's words:
+	// GitHub reads a commit message for closing keywords and mentions.
+	fmt.Fprintf(&b, "agentfix: %s\n\n", firstLine(untrusted.Plain(firstLine(o.Title(), 200)), 68))
 	if o.Loop != nil && o.Loop.Plan != nil && len(o.Loop.Plan.Steps) > 0 {
 		for _, s := range o.Loop.Plan.Steps {
-			fmt.Fprintf(&b, "- %s\n", strings.TrimSpace(s))
+			fmt.Fprintf(&b, "- %s\n", untrusted.Plain(s))
 		}
 		b.WriteString("\n")
 	}
+	if o.Result == Unproven {
+		b.WriteString("Unproven: no test reproduces the task, and the verify commands\npassed before this change too; nothing shows that it fixes the task.\n\n")
+	}
 	if info.Fixes > 0 {
 		fmt.Fprintf(&b, "Fixes #%d\n\n", info.Fixes)
+	}
+	if info.Refs > 0 {
+		fmt.Fprintf(&b, "Refs #%d\n\n", info.Refs)
+	}
+	if p := o.Proof(); p != nil && p.Kind == agent.ProofReproduced {
+		fmt.Fprintf(&b, "Reproduced by: %s (%s)\n", strings.Join(p.Tests, ", "), strings.Join(p.Files, ", "))
 	}
 	cmds := o.Job.Commands
 	if cmds == nil {

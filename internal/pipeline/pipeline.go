@@ -6,7 +6,10 @@
 //
 // The before-check runs before the model is reached, so that a green
 // nightly or `fix --failing` on a green tree never needs the model server,
-// and its report is the evidence every fix is judged against. What differs
+// and its report is the evidence every fix is judged against: a check that
+// failed is the proof a fix must turn green; a task given as text while the
+// checks pass is proven by a test the loop first has fail on the unfixed
+// code (verify.proof: test), else the change is only Unproven. What differs
 // by mode sits behind Deliverer: where progress goes and what becomes of
 // the outcome (a local branch, a pull request, a comparison with a
 // recorded session).
@@ -22,6 +25,7 @@ import (
 	"github.com/agentfix/agentfix/internal/agent"
 	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/llm"
+	"github.com/agentfix/agentfix/internal/untrusted"
 	"github.com/agentfix/agentfix/internal/verify"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
@@ -99,6 +103,9 @@ const (
 	Fixed       Result = "fixed"
 	NotFixed    Result = "not-fixed"
 	NothingToDo Result = "nothing-to-do"
+	// Unproven: the change passes the verify commands, but they passed
+	// before it too and no test reproduced the task (see agent.Unproven).
+	Unproven Result = "unproven"
 	// Refused: the job's own commands were refused by the allowlist, or
 	// the job could not start safely (a PR's head moved).
 	Refused Result = "refused"
@@ -134,6 +141,14 @@ func (o *Outcome) Diff() string {
 	return o.Loop.Diff
 }
 
+// Proof is the evidence of the outcome; nil when the loop did not run.
+func (o *Outcome) Proof() *agent.Proof {
+	if o.Loop == nil {
+		return nil
+	}
+	return o.Loop.Proof
+}
+
 // ErrNoVerifyCommand: nothing could prove a fix.
 var ErrNoVerifyCommand = errors.New("no verify command: set verify.commands in .github/agent-fix.yml, the test-command input or --test-cmd (on a pull request, `/agent check CMD` names one)")
 
@@ -143,13 +158,21 @@ type NotFixedError struct{ Outcome *Outcome }
 
 func (e *NotFixedError) Error() string { return "not fixed: " + e.Outcome.Reason }
 
+// UnprovenError is the error of a run whose change passes the verify
+// commands with nothing to show that it fixes the task: the job did not
+// succeed unless the caller accepts unproven changes.
+type UnprovenError struct{ Outcome *Outcome }
+
+func (e *UnprovenError) Error() string { return "unproven: " + e.Outcome.Reason }
+
 // Run runs job: it opens the work tree and the session record, runs the
 // verify commands on the unchanged tree, reaches the model, runs the loop
 // and delivers the outcome. Each stage's error is wrapped with its name.
 // The deliverer is told the outcome exactly once, also when a stage
 // failed, so that a status comment never stays at "working". The error is
 // nil when the job succeeded, a *NotFixedError when it ran without a
-// verified fix, and the failed stage's error otherwise.
+// verified fix, an *UnprovenError when its change passes the checks with
+// no test to prove it, and the failed stage's error otherwise.
 func Run(ctx context.Context, job Job, d Deps) (*Outcome, error) {
 	d = d.withDefaults()
 	start := d.Now()
@@ -178,8 +201,11 @@ func Run(ctx context.Context, job Job, d Deps) (*Outcome, error) {
 		if derr := job.Deliver.Deliver(context.WithoutCancel(parent), out); derr != nil && err == nil {
 			err = fmt.Errorf("deliver: %w", derr)
 		}
-		if err == nil && out.Result == NotFixed {
+		switch {
+		case err == nil && out.Result == NotFixed:
 			err = &NotFixedError{Outcome: out}
+		case err == nil && out.Result == Unproven:
+			err = &UnprovenError{Outcome: out}
 		}
 		return out, err
 	}
@@ -211,7 +237,7 @@ func Run(ctx context.Context, job Job, d Deps) (*Outcome, error) {
 	})
 	if rerr := rec.Err(); rerr != nil {
 		// A fix without its evidence cannot be published or replayed.
-		fmt.Fprintf(d.Log, "agentfix: session record: %v (the run stops: a fix without its record is not kept)\n", rerr)
+		untrusted.Logf(d.Log, "agentfix: session record: %v (the run stops: a fix without its record is not kept)", rerr)
 		out.Result, out.Reason = NotFixed, agent.StopRecord+": the session record could not be written: "+rerr.Error()
 		return deliver(nil)
 	}
@@ -243,6 +269,9 @@ func Run(ctx context.Context, job Job, d Deps) (*Outcome, error) {
 		Repo: repo, Checkpoint: cp, Config: job.Config, Task: task, Model: model,
 		Record: rec.Recorder, Log: d.Log, Environ: d.Environ, Version: d.Version,
 		Actions: d.Getenv("GITHUB_ACTIONS") == "true", Progress: loopProgress(job.Deliver),
+		// A task given as text while the checks pass has no failing check
+		// to judge a fix by: a test that reproduces it is asked for first.
+		Reproduce: !job.FromFailures && before.Passed && job.Config.Verify.Proof == config.ProofTest,
 	})
 	if err != nil {
 		return deliver(fmt.Errorf("loop: %w", err))
@@ -252,8 +281,11 @@ func Run(ctx context.Context, job Job, d Deps) (*Outcome, error) {
 	if res.StopDetail != "" {
 		out.Reason += ": " + res.StopDetail
 	}
-	if res.Result == agent.Fixed {
+	switch res.Result {
+	case agent.Fixed:
 		out.Result, out.Reason = Fixed, res.StopDetail
+	case agent.Unproven:
+		out.Result, out.Reason = Unproven, res.StopDetail
 	}
 	return deliver(nil)
 }

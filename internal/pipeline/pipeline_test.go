@@ -38,7 +38,13 @@ type world struct {
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
-	w := &world{t: t, repo: fixtures.Repo(t, "sum"), d: &recorder{}}
+	return newWorldOn(t, "sum")
+}
+
+// newWorldOn is a world on another sample project of testdata/projects.
+func newWorldOn(t testing.TB, project string) *world {
+	t.Helper()
+	w := &world{t: t, repo: fixtures.Repo(t, project), d: &recorder{}}
 	w.srv = ollamafake.New(t, ollamafake.Model{Name: testModel, ContextLength: 32768})
 	w.cfg = config.Default()
 	w.cfg.Model = testModel
@@ -186,6 +192,10 @@ func TestDirtyTreeIsRefusedAndStillDelivered(t *testing.T) {
 	}
 	if len(w.srv.Chats()) != 0 {
 		t.Error("the model was asked although the tree is dirty")
+	}
+	// A run that stops before recording anything leaves no (empty) record.
+	if files, _ := filepath.Glob(filepath.Join(w.repo, ".git", "agentfix", "sessions", "*")); out.Session != "" || len(files) != 0 {
+		t.Errorf("session %q, files %v: a run that recorded nothing left a record", out.Session, files)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/agentfix/agentfix/internal/gitrun"
+	"github.com/agentfix/agentfix/internal/untrusted"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
 
@@ -31,6 +32,10 @@ type Publisher struct {
 	Identity workspace.Identity
 	// Log receives one line per action; nil discards.
 	Log io.Writer
+	// Self is the login the token writes as (see Identify); ActionsBot
+	// when empty. Marked comments and issues count as agentfix's own only
+	// when Self wrote them.
+	Self string
 
 	origin *workspace.Origin // read by Prepare
 }
@@ -202,6 +207,6 @@ func alreadyExists(err error) bool {
 
 func (p *Publisher) logf(format string, args ...any) {
 	if p.Log != nil {
-		fmt.Fprintf(p.Log, "publish: "+format+"\n", args...)
+		untrusted.Logf(p.Log, "publish: "+format, args...)
 	}
 }

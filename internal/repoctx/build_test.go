@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -327,5 +328,37 @@ func TestBuildNoMatch(t *testing.T) {
 	}
 	if !strings.Contains(p.Map, "dates: ") {
 		t.Errorf("the map must still show the layout:\n%s", p.Map)
+	}
+}
+
+func TestChunksNameTheirSymbols(t *testing.T) {
+	repo := newRepo(t, fixtureFiles())
+	p := build(t, repo, failingTest, 2000)
+	f := fileOf(p, "dates/parse.go")
+	if f == nil {
+		t.Fatalf("dates/parse.go not packed: %v", paths(p))
+	}
+	var all []string
+	for _, c := range f.Chunks {
+		all = append(all, c.Symbols...)
+	}
+	if !slices.Contains(all, "ParseDate") {
+		t.Errorf("chunks %+v do not name ParseDate", f.Chunks)
+	}
+
+	src := "package r\n\ntype Reader[T any] struct{ n int }\n\n// Read reads.\nfunc (r *Reader[T]) Read() int {\n\treturn r.n\n}\n\nfunc helper() {}\n"
+	o := outlineFile("r.go", []byte(src))
+	for _, tc := range []struct {
+		c    Chunk
+		want []string
+	}{
+		{span(5, 8), []string{"Reader.Read"}},
+		{span(7, 7), []string{"Reader.Read"}},
+		{span(1, 10), []string{"Reader", "Reader.Read", "helper"}},
+		{span(1, 2), nil},
+	} {
+		if got := o.chunkSymbols(tc.c); !slices.Equal(got, tc.want) {
+			t.Errorf("chunk %d-%d: symbols %q, want %q", tc.c.StartLine, tc.c.EndLine, got, tc.want)
+		}
 	}
 }

@@ -29,6 +29,7 @@ type outline struct {
 // included).
 type symbol struct {
 	name    string
+	recv    string // a Go method's receiver type name
 	sig     string // one line: func (r *T) Name(a int) error, type T struct, ...
 	start   int
 	decl    int // the line with the name
@@ -83,7 +84,7 @@ func goOutline(o *outline, name string, src []byte) bool {
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			s := symbol{name: d.Name.Name, start: line(d.Pos()), decl: line(d.Pos()), end: line(d.End())}
+			s := symbol{name: d.Name.Name, recv: recvName(d), start: line(d.Pos()), decl: line(d.Pos()), end: line(d.End())}
 			if d.Doc != nil {
 				s.start = line(d.Doc.Pos())
 			}
@@ -118,6 +119,51 @@ func goOutline(o *outline, name string, src []byte) bool {
 		}
 	}
 	return true
+}
+
+// recvName is the type name of a method's receiver: T for (t *T) and
+// (t T[K]); "" for a function.
+func recvName(d *ast.FuncDecl) string {
+	if d.Recv == nil || len(d.Recv.List) == 0 {
+		return ""
+	}
+	t := d.Recv.List[0].Type
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+		case *ast.IndexExpr:
+			t = x.X
+		case *ast.IndexListExpr:
+			t = x.X
+		case *ast.ParenExpr:
+			t = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// qualName is how a symbol is named to a reader: Type.Method for a
+// method, the name otherwise.
+func (s symbol) qualName() string {
+	if s.recv != "" {
+		return s.recv + "." + s.name
+	}
+	return s.name
+}
+
+// chunkSymbols names the symbols of o that chunk c shows part of.
+func (o *outline) chunkSymbols(c Chunk) []string {
+	var out []string
+	for _, s := range o.syms {
+		if s.start <= c.EndLine && s.end >= c.StartLine {
+			out = append(out, s.qualName())
+		}
+	}
+	return out
 }
 
 // typeKind is struct, interface, or the type itself when it is short.

@@ -29,6 +29,10 @@ type Options struct {
 type Chunk struct {
 	StartLine int `json:"start_line"`
 	EndLine   int `json:"end_line"`
+	// Symbols are the top-level definitions the chunk shows part of, in
+	// source order: functions, methods (Type.Method), types, variables;
+	// empty when none is known (a file outside any definition).
+	Symbols []string `json:"symbols,omitempty"`
 }
 
 // File is one packed file, with the chunks of it that were packed.

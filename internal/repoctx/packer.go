@@ -86,10 +86,10 @@ func (r *Ranking) section(i, limit int) (string, []Chunk, int) {
 	if o == nil || len(o.lines) == 0 {
 		return "", nil, 0
 	}
-	whole := []Chunk{{1, len(o.lines)}}
+	whole := []Chunk{span(1, len(o.lines))}
 	if r.cost(i, o, whole) <= limit {
 		text := r.render(i, o, whole)
-		return text, whole, EstimateTokens(text)
+		return text, o.named(whole), EstimateTokens(text)
 	}
 	var chosen []Chunk
 	for _, c := range r.candidates(i, o) {
@@ -102,7 +102,15 @@ func (r *Ranking) section(i, limit int) (string, []Chunk, int) {
 		return "", nil, 0
 	}
 	text := r.render(i, o, chosen)
-	return text, chosen, EstimateTokens(text)
+	return text, o.named(chosen), EstimateTokens(text)
+}
+
+// named fills in the symbols of each chunk.
+func (o *outline) named(chunks []Chunk) []Chunk {
+	for k := range chunks {
+		chunks[k].Symbols = o.chunkSymbols(chunks[k])
+	}
+	return chunks
 }
 
 // cost is an upper bound of EstimateTokens(r.render(i, o, chunks)), from
@@ -125,11 +133,7 @@ func (r *Ranking) cost(i int, o *outline, chunks []Chunk) int {
 }
 
 func (r *Ranking) sectionHeader(i int, o *outline, chunks []Chunk) string {
-	spans := make([]string, len(chunks))
-	for k, c := range chunks {
-		spans[k] = fmt.Sprintf("%d-%d", c.StartLine, c.EndLine)
-	}
-	return fmt.Sprintf("\n## %s (lines %s of %d)\n", r.ix.paths[i], strings.Join(spans, ", "), len(o.lines))
+	return chunkHeader(r.ix.paths[i], len(o.lines), chunks)
 }
 
 // candidates are the parts of file i worth packing, best first: relevant
@@ -147,21 +151,21 @@ func (r *Ranking) candidates(i int, o *outline) []Chunk {
 			continue
 		}
 		if s.end-s.start+1 <= bigSymbol {
-			cs = append(cs, cand{Chunk{s.start, s.end}, sc})
+			cs = append(cs, cand{span(s.start, s.end), sc})
 			continue
 		}
 		// A big definition: its head, then the lines the query points at.
-		cs = append(cs, cand{Chunk{s.start, min(s.decl+2, s.end)}, sc})
+		cs = append(cs, cand{span(s.start, min(s.decl+2, s.end)), sc})
 		for _, l := range r.focus[i] {
 			if l >= s.start && l <= s.end {
-				cs = append(cs, cand{Chunk{max(s.start, l-contextLines), min(s.end, l+contextLines)}, sc * 0.9})
+				cs = append(cs, cand{span(max(s.start, l-contextLines), min(s.end, l+contextLines)), sc * 0.9})
 			}
 		}
 		for k := range r.scans[i].blocks {
 			b := &r.scans[i].blocks[k]
 			lo, hi := int(b.block)*blockLines+1, int(b.block+1)*blockLines
 			if hi >= s.start && lo <= s.end {
-				cs = append(cs, cand{Chunk{max(s.start, lo), min(s.end, hi)}, sc * 0.5 * r.blockScore(b) / r.bestBlock()})
+				cs = append(cs, cand{span(max(s.start, lo), min(s.end, hi)), sc * 0.5 * r.blockScore(b) / r.bestBlock()})
 			}
 		}
 	}
@@ -177,12 +181,12 @@ func (r *Ranking) candidates(i int, o *outline) []Chunk {
 		b := &r.scans[i].blocks[k]
 		lo, hi := int(b.block)*blockLines+1, min(int(b.block+1)*blockLines, len(o.lines))
 		if !covered(lo) || !covered(hi) {
-			cs = append(cs, cand{Chunk{lo, hi}, 0.5 * r.blockScore(b) / r.bestBlock()})
+			cs = append(cs, cand{span(lo, hi), 0.5 * r.blockScore(b) / r.bestBlock()})
 		}
 	}
 	for _, l := range r.focus[i] {
 		if !covered(l) && l <= len(o.lines) {
-			cs = append(cs, cand{Chunk{max(1, l-contextLines), min(len(o.lines), l+contextLines)}, 3})
+			cs = append(cs, cand{span(max(1, l-contextLines), min(len(o.lines), l+contextLines)), 3})
 		}
 	}
 	sort.SliceStable(cs, func(a, b int) bool {
@@ -214,19 +218,10 @@ func mergeChunks(cs []Chunk) []Chunk {
 	return out
 }
 
-// render writes file i's chunks with a header and line numbers; a gap
-// between chunks is shown as "...".
+// render writes file i's chunks with a header and line numbers.
 func (r *Ranking) render(i int, o *outline, chunks []Chunk) string {
-	var b strings.Builder
-	b.WriteString(r.sectionHeader(i, o, chunks))
-	width := len(strconv.Itoa(len(o.lines)))
-	for k, c := range chunks {
-		if k > 0 {
-			b.WriteString(gapMarker)
-		}
-		for l := c.StartLine; l <= c.EndLine; l++ {
-			fmt.Fprintf(&b, "%*d\t%s\n", width, l, o.lines[l-1])
-		}
-	}
-	return b.String()
+	return renderChunks(r.ix.paths[i], o, chunks)
 }
+
+// span is the chunk of lines lo to hi.
+func span(lo, hi int) Chunk { return Chunk{StartLine: lo, EndLine: hi} }

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // HelpOptions are the config values the help reply describes.
@@ -51,14 +53,27 @@ var TrackingMarker = Marker("tracking", "nightly")
 // TrackingTitle is the nightly tracking issue's title.
 const TrackingTitle = "agentfix: nightly checks fail on the default branch"
 
+// TrackingClosed is the comment that closes the tracking issue when a
+// nightly run finds the checks passing again.
+func TrackingClosed(r *Run, branch string) string {
+	var b strings.Builder
+	b.WriteString(Marker("tracking-closed", "nightly") + "\n")
+	fmt.Fprintf(&b, "✅ The nightly checks pass again on `%s`", branch)
+	if r.RunURL != "" {
+		fmt.Fprintf(&b, " ([this run](%s))", r.RunURL)
+	}
+	b.WriteString(". Closing; agentfix reopens this issue if they fail again.\n")
+	return b.String()
+}
+
 // TrackingBody is the nightly tracking issue's body: why agentfix did not
 // fix it, and the failure summary.
 func TrackingBody(r *Run, branch string) string {
 	var b strings.Builder
 	b.WriteString(TrackingMarker + "\n")
-	fmt.Fprintf(&b, "The nightly checks on `%s` fail, and agentfix did not fix them.\n\n", branch)
+	fmt.Fprintf(&b, "The nightly checks on %s fail, and agentfix did not fix them.\n\n", untrusted.Code(branch))
 	if r.Reason != "" {
-		fmt.Fprintf(&b, "**Why**: %s\n\n", r.Reason)
+		fmt.Fprintf(&b, "**Why**: %s\n\n", untrusted.Markdown(r.Reason))
 	}
 	if r.Before != nil {
 		b.WriteString("| when | command | result | time | failures |\n|---|---|---|---|---|\n")

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // MaxBody is the longest issue, PR or comment body GitHub accepts; longer
@@ -12,7 +14,11 @@ const MaxBody = 65536
 // PRTitle is the pull request's title: the task's, prefixed with what it
 // fixes.
 func PRTitle(r *Run) string {
-	title := strings.TrimSpace(strings.SplitN(r.Title, "\n", 2)[0])
+	title := untrusted.Line(strings.SplitN(r.Title, "\n", 2)[0])
+	prefix := "agentfix: "
+	if r.Result == Unproven {
+		prefix = "agentfix (unproven, no test proves it): "
+	}
 	switch {
 	case r.Kind == "nightly" && title == "":
 		title = "fix failing checks on the default branch"
@@ -23,7 +29,7 @@ func PRTitle(r *Run) string {
 		title = cut(title, 200)
 		title = strings.TrimSpace(strings.ReplaceAll(title, "\n", " "))
 	}
-	return "agentfix: " + title
+	return prefix + title
 }
 
 // PRBody is the pull request's description: summary, plan, files, the
@@ -66,17 +72,24 @@ func prKey(r *Run) string {
 // prHead is the PR body without the session excerpt and the footer.
 func prHead(r *Run) string {
 	var b strings.Builder
-	if r.Number > 0 && !r.IsPR {
+	switch {
+	case r.Number > 0 && !r.IsPR && r.Result == Unproven:
+		// Not a closing keyword: merging an unproven change must not
+		// close the issue.
+		fmt.Fprintf(&b, "Refs #%d\n\n", r.Number)
+	case r.Number > 0 && !r.IsPR:
 		fmt.Fprintf(&b, "Fixes #%d\n\n", r.Number)
 	}
 	if r.IsPR && r.Number > 0 {
 		fmt.Fprintf(&b, "Fixes the failing checks of #%d (this PR merges into its branch).\n\n", r.Number)
 	}
 	b.WriteString(unsandboxedNote(r))
-	if !r.Verified {
+	if r.Result == Unproven {
+		b.WriteString(unprovenWarning)
+	} else if !r.Verified {
 		b.WriteString("> [!WARNING]\n> This fix did **not** pass verification")
 		if r.Reason != "" {
-			fmt.Fprintf(&b, " (%s)", r.Reason)
+			fmt.Fprintf(&b, " (%s)", untrusted.Markdown(r.Reason))
 		}
 		b.WriteString(". It is a draft for a person to finish.\n\n")
 	}
@@ -84,22 +97,23 @@ func prHead(r *Run) string {
 	if r.Summary != "" {
 		b.WriteString(strings.TrimSpace(r.Summary) + "\n\n")
 	} else {
-		fmt.Fprintf(&b, "agentfix changed %d file(s) to %s.\n\n", len(r.Files), strings.TrimPrefix(PRTitle(r), "agentfix: "))
+		fmt.Fprintf(&b, "agentfix changed %d file(s) to %s.\n\n", len(r.Files), untrusted.Markdown(strings.SplitN(PRTitle(r), ": ", 2)[1]))
 	}
 	if len(r.Plan) > 0 {
 		b.WriteString("## Plan\n\n")
 		for i, step := range r.Plan {
-			fmt.Fprintf(&b, "%d. %s\n", i+1, strings.TrimSpace(step))
+			fmt.Fprintf(&b, "%d. %s\n", i+1, untrusted.Markdown(step))
 		}
 		b.WriteString("\n")
 	}
 	if len(r.Files) > 0 {
 		b.WriteString("## Files changed\n\n")
 		for _, f := range r.Files {
-			fmt.Fprintf(&b, "- `%s`\n", f)
+			fmt.Fprintf(&b, "- %s\n", untrusted.Code(f))
 		}
 		b.WriteString("\n")
 	}
+	proofSection(&b, r, "## Proof")
 	b.WriteString("## Verification\n\n")
 	if r.Before == nil && r.After == nil {
 		b.WriteString("No verification ran.\n\n")
@@ -116,7 +130,7 @@ func prHead(r *Run) string {
 	}
 	b.WriteString(" |\n")
 	if r.Model != "" {
-		fmt.Fprintf(&b, "| model | `%s` |\n", r.Model)
+		fmt.Fprintf(&b, "| model | %s |\n", cell(untrusted.Code(r.Model)))
 	}
 	fmt.Fprintf(&b, "| time | %s |\n", duration(r.Elapsed))
 	if r.RunURL != "" {

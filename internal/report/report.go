@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // Result is the action output `result`.
@@ -22,6 +24,27 @@ const (
 	NotFixed    Result = "not-fixed"
 	Refused     Result = "refused"
 	Checked     Result = "checked"
+	// Unproven: the change passes the checks, but nothing shows it fixes
+	// the issue (no test reproduced it; the checks passed before too).
+	Unproven Result = "unproven"
+)
+
+// Proof is the evidence that a change fixes its task.
+type Proof struct {
+	// Kind is reproduced, failing-checks or none.
+	Kind string
+	// Tests are the tests that failed on the base, as the runner names
+	// them; Files the test files of a reproduction.
+	Tests, Files []string
+	// Before is the check of those tests on the base; After the same
+	// check with the fix.
+	Before, After *Check
+}
+
+// Proof kinds.
+const (
+	ProofReproduced    = "reproduced"
+	ProofFailingChecks = "failing-checks"
 )
 
 // Check is one verification of the code: the commands that ran and what
@@ -95,9 +118,16 @@ type Run struct {
 	After  *Check
 	// Verified is true when After passed with the full commands.
 	Verified bool
+	// Proof is the evidence that the change fixes the task; nil when the
+	// loop did not run.
+	Proof *Proof
 	// Session is an excerpt of the session record.
 	Session string
-	PR      *PR
+	// SessionFile is the session record's path on the runner ("" when
+	// nothing was recorded); SessionArtifact is the name of the workflow
+	// artifact the action uploads it as, "" outside Actions.
+	SessionFile, SessionArtifact string
+	PR                           *PR
 	// Tracking is the tracking issue a nightly run opened or updated.
 	Tracking *PR
 	// DryRun means nothing was published; the step summary shows the diff.
@@ -105,6 +135,9 @@ type Run struct {
 	// Notes are extra lines worth telling ("the branch was changed by
 	// someone else; left alone").
 	Notes []string
+	// History is the status comment's record of earlier runs on the same
+	// issue or PR, newest first (see EarlierRuns).
+	History []string
 	// Unsandboxed says why the verify commands ran without the sandbox;
 	// "" when they ran in it.
 	Unsandboxed string
@@ -134,7 +167,48 @@ func (r *Run) Outputs() [][2]string {
 		{"pr-url", url},
 		{"branch", branch},
 		{"rounds", strconv.Itoa(r.Rounds)},
+		{"session", r.SessionFile},
+		{"session-artifact", r.sessionArtifact()},
 	}
+}
+
+// SessionArtifactName is the name action.yml uploads the session record
+// under: unique per run, attempt and job, so that re-runs and several jobs
+// of one run never collide (upload-artifact refuses a name twice).
+func SessionArtifactName(runID, attempt, job string) string {
+	if runID == "" {
+		return ""
+	}
+	name := "agentfix-session-" + runID
+	if attempt != "" {
+		name += "-" + attempt
+	}
+	if job != "" {
+		name += "-" + job
+	}
+	return name
+}
+
+// sessionArtifact is the artifact name when there is a record to upload.
+func (r *Run) sessionArtifact() string {
+	if r.SessionFile == "" {
+		return ""
+	}
+	return r.SessionArtifact
+}
+
+// sessionLink says where the session record is kept; "" when there is
+// none or it is not uploaded.
+func sessionLink(r *Run) string {
+	name := r.sessionArtifact()
+	if name == "" {
+		return ""
+	}
+	where := "artifact `" + name + "`"
+	if r.RunURL != "" {
+		where = "artifact [`" + name + "`](" + r.RunURL + "#artifacts)"
+	}
+	return where
 }
 
 // SetOutputer is what writes action outputs (githubactions.Action).
@@ -260,17 +334,33 @@ func checkTable(b *strings.Builder, label string, c *Check) {
 				status = "⏱ timed out"
 			}
 		}
-		fails := strings.Join(cmd.Failures, ", ")
-		if len(fails) > 300 {
-			fails = cut(fails, 300)
-			fails = strings.ReplaceAll(fails, "\n", " ")
-		}
-		fmt.Fprintf(b, "| %s | `%s` | %s | %s | %s |\n", label, strings.ReplaceAll(cmd.Command, "|", `\|`), status, duration(cmd.Duration), strings.ReplaceAll(fails, "|", `\|`))
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", label, cell(untrusted.Code(cmd.Command)), status, duration(cmd.Duration), testList(cmd.Failures))
 	}
 	if len(c.Flaky) > 0 {
-		fmt.Fprintf(b, "| %s | flaky (passed on re-run) | ⚠️ | | %s |\n", label, strings.Join(c.Flaky, ", "))
+		fmt.Fprintf(b, "| %s | flaky (passed on re-run) | ⚠️ | | %s |\n", label, testList(c.Flaky))
 	}
 }
+
+// testList is failing tests' names for a table cell, at most about 300
+// bytes of them. The names come from the tests' output, which the model's
+// code can write: they are rendered as untrusted text.
+func testList(ids []string) string {
+	var names []string
+	n := 0
+	for i, id := range ids {
+		if n > 300 {
+			names = append(names, fmt.Sprintf("… (%d more)", len(ids)-i))
+			break
+		}
+		names = append(names, untrusted.Markdown(id))
+		n += len(id)
+	}
+	return strings.Join(names, ", ")
+}
+
+// cell is inline Markdown made fit for a table cell: GitHub splits cells
+// at "|" even inside code, unless it is escaped.
+func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // verification writes the before/after evidence table.
 func verification(b *strings.Builder, r *Run) {
@@ -282,6 +372,42 @@ func verification(b *strings.Builder, r *Run) {
 	checkTable(b, "after", r.After)
 	b.WriteString("\n")
 }
+
+// proofSection writes the evidence a reproduction gives, side by side:
+// the reproducing test failing on the base (its output, trimmed), then the
+// same test passing with the fix. The full suite is the verification
+// table.
+func proofSection(b *strings.Builder, r *Run, heading string) {
+	p := r.Proof
+	if p == nil || p.Kind != ProofReproduced || p.Before == nil {
+		return
+	}
+	b.WriteString(heading + "\n\n")
+	fmt.Fprintf(b, "%s (in %s) reproduces the issue: it was written first and fails on the base:\n\n", codeList(p.Tests), codeList(p.Files))
+	if p.Before.Summary != "" {
+		b.WriteString(codeBlock("", cut(p.Before.Summary, 6000)))
+		b.WriteString("\n")
+	}
+	b.WriteString("| when | command | result | time | failures |\n|---|---|---|---|---|\n")
+	checkTable(b, "base", p.Before)
+	if p.After != nil {
+		checkTable(b, "with the fix", p.After)
+		b.WriteString("\nWith the fix it passes, and so does the full suite below. The test is part of this change and was frozen before the fix was written: the fix could not edit it.\n\n")
+	} else {
+		b.WriteString("\nNo change made it pass.\n\n")
+	}
+}
+
+func codeList(ss []string) string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = "`" + strings.ReplaceAll(s, "`", "'") + "`"
+	}
+	return strings.Join(out, ", ")
+}
+
+// unprovenWarning says plainly that nothing proves the change.
+const unprovenWarning = "> [!CAUTION]\n> **Unproven: no test shows that this change solves the issue.** agentfix could not write a test that fails without it. The checks pass with the change, but they passed without it too. Check by hand that it does what the issue asks before merging.\n\n"
 
 // subject is "#7" or "" for runs without an issue or PR.
 func subject(r *Run) string {

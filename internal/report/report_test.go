@@ -2,6 +2,7 @@ package report
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -36,10 +37,12 @@ func fixedRun() *Run {
 		Diff:      "--- a/calc/calc.go\n+++ b/calc/calc.go\n@@ -1 +1 @@\n-return a - b\n+return a + b\n",
 		Before: &Check{Commands: []Command{{Command: "go test ./...", Duration: 1200 * time.Millisecond, Failures: []string{"example.com/calc TestAdd"}}},
 			Summary: "--- FAIL: TestAdd\n    calc_test.go:9: Add(2, 3) = -1, want 5"},
-		After:    &Check{Passed: true, Commands: []Command{{Command: "go test ./...", Passed: true, Duration: 900 * time.Millisecond}}},
-		Verified: true,
-		Session:  `{"state":"plan"}` + "\n" + `{"state":"patch","round":1}`,
-		PR:       &PR{Number: 12, URL: "https://github.com/octo/widgets/pull/12", Branch: "agent-fix/issue-7", Base: "main", Created: true},
+		After:           &Check{Passed: true, Commands: []Command{{Command: "go test ./...", Passed: true, Duration: 900 * time.Millisecond}}},
+		Verified:        true,
+		Session:         `{"state":"plan"}` + "\n" + `{"state":"patch","round":1}`,
+		SessionFile:     "/runner/_temp/agentfix/sessions/20260101T000000Z-issue-7-add-returns-the-wrong-sum.jsonl",
+		SessionArtifact: SessionArtifactName("42", "1", "agent-fix"),
+		PR:              &PR{Number: 12, URL: "https://github.com/octo/widgets/pull/12", Branch: "agent-fix/issue-7", Base: "main", Created: true},
 	}
 }
 
@@ -66,11 +69,37 @@ func TestGoldenTexts(t *testing.T) {
 	dryRun.DryRun, dryRun.PR = true, &PR{Branch: "agent-fix/issue-7", Base: "main"}
 	dryRun.Diff = "--- a/x.md\n+++ b/x.md\n@@ -1 +1 @@\n-```\n+~~~\n"
 
+	proven := fixedRun()
+	proven.Files = []string{"calc/calc_test.go", "calc/calc.go"}
+	proven.Before = &Check{Passed: true, Commands: []Command{{Command: "go test ./...", Passed: true, Duration: time.Second}}}
+	proven.Proof = &Proof{Kind: ProofReproduced, Tests: []string{"TestAddNegative"}, Files: []string{"calc/calc_test.go"},
+		Before: &Check{Commands: []Command{{Command: "go test ./calc", Duration: 300 * time.Millisecond, Failures: []string{"example.com/calc TestAddNegative"}}},
+			Summary: "--- FAIL: TestAddNegative\n    calc_test.go:14: Add(-2, 3) = -5, want 1"},
+		After: &Check{Passed: true, Commands: []Command{{Command: "go test ./calc", Passed: true, Duration: 280 * time.Millisecond}}}}
+
+	unproven := fixedRun()
+	unproven.Result, unproven.Verified = Unproven, false
+	unproven.Reason = "the verify commands pass after round 1, but they passed before the change too and no test reproduced the task"
+	unproven.Before = &Check{Passed: true, Commands: []Command{{Command: "go test ./...", Passed: true, Duration: time.Second}}}
+	unproven.Proof = &Proof{Kind: "none"}
+	unprovenDraft := fixedRun()
+	*unprovenDraft = *unproven
+	unprovenDraft.PR = &PR{Number: 13, URL: "https://github.com/octo/widgets/pull/13", Branch: "agent-fix/issue-7", Base: "main", Draft: true, Created: true}
+	unproven.PR = nil
+
 	for _, tc := range []struct {
 		name string
 		got  string
 	}{
 		{"pr_body_fixed.md", PRBody(fixedRun())},
+		{"pr_body_proven.md", PRBody(proven)},
+		{"pr_body_unproven.md", PRBody(unprovenDraft)},
+		{"pr_title_unproven.txt", PRTitle(unprovenDraft) + "\n"},
+		{"status_proven.md", StatusComment(proven, StageDone)},
+		{"status_unproven.md", StatusComment(unproven, StageDone)},
+		{"status_unproven_draft.md", StatusComment(unprovenDraft, StageDone)},
+		{"summary_proven.md", StepSummary(proven)},
+		{"summary_unproven.md", StepSummary(unproven)},
 		{"pr_title_fixed.txt", PRTitle(fixedRun()) + "\n"},
 		{"status_working.md", StatusComment(fixedRun(), StageWorking)},
 		{"status_round.md", StatusComment(fixedRun(), StageRound)},
@@ -132,6 +161,26 @@ func TestUnverifiedPRBodyWarns(t *testing.T) {
 	}
 }
 
+// GitHub closes an issue when a merged PR's body says "fixes #7" and the
+// like: an unproven change must never do that.
+// https://docs.github.com/en/issues/tracking-your-work-with-issues/using-issues/linking-a-pull-request-to-an-issue
+var closingKeyword = regexp.MustCompile(`(?i)\b(close[sd]?|fix(e[sd])?|resolve[sd]?)\s*:?\s+#\d`)
+
+func TestUnprovenPRNeverClosesTheIssue(t *testing.T) {
+	r := fixedRun()
+	r.Result, r.Verified, r.Reason = Unproven, false, "no test reproduced the task"
+	body, title := PRBody(r), PRTitle(r)
+	if m := closingKeyword.FindString(body + "\n" + title); m != "" {
+		t.Errorf("the unproven PR says %q:\n%s", m, body)
+	}
+	if !strings.Contains(body, "Refs #7") || !strings.Contains(body, "no test shows") || !strings.Contains(title, "unproven") {
+		t.Errorf("title %q, body:\n%s", title, body)
+	}
+	if !closingKeyword.MatchString(PRBody(fixedRun())) {
+		t.Error("the closing-keyword check finds nothing in a fixed PR: it checks nothing")
+	}
+}
+
 type outputs map[string]string
 
 func (o outputs) SetOutput(k, v string) { o[k] = v }
@@ -169,5 +218,46 @@ func TestFenceOutgrowsBackticks(t *testing.T) {
 	}
 	if RunURL("https://ghe.example/", "o/r", "5") != "https://ghe.example/o/r/actions/runs/5" {
 		t.Fatal("RunURL")
+	}
+}
+
+// TestStatusHistoryCarriesEarlierOutcomes: each run's status comment
+// carries the outcome of the one before it and the history that one
+// carried, newest first, bounded.
+func TestStatusHistoryCarriesEarlierOutcomes(t *testing.T) {
+	if got := EarlierRuns(""); got != nil {
+		t.Errorf("no earlier comment: history %v", got)
+	}
+	first := StatusComment(fixedRun(), StageDone)
+	refused := &Run{Result: Refused, Reason: "command \"curl\" refused", RunURL: "https://github.com/octo/widgets/actions/runs/43", History: EarlierRuns(first)}
+	second := StatusComment(refused, StageDone)
+	working := &Run{Trigger: "label", RunURL: "https://github.com/octo/widgets/actions/runs/44", History: EarlierRuns(second)}
+	third := StatusComment(working, StageWorking)
+	h := EarlierRuns(third)
+	want := []string{
+		"⏳ **agentfix is working on this** (label). (this run did not report an outcome) ([workflow run](https://github.com/octo/widgets/actions/runs/44))",
+		"🚫 **Not run**: command \"curl\" refused ([workflow run](https://github.com/octo/widgets/actions/runs/43))",
+		"✅ **Fixed**: pull request #12 opened (branch `agent-fix/issue-7`, 2 round(s), 1m23s). ([workflow run](https://github.com/octo/widgets/actions/runs/42))",
+	}
+	if strings.Join(h, "\n") != strings.Join(want, "\n") {
+		t.Errorf("history:\n%s\nwant:\n%s", strings.Join(h, "\n"), strings.Join(want, "\n"))
+	}
+	assertGolden(t, "status_history.md", second)
+	r := &Run{Result: NothingToDo}
+	for i := 0; i < 3*maxHistory; i++ {
+		r.History = EarlierRuns(StatusComment(r, StageDone))
+	}
+	if len(r.History) != maxHistory {
+		t.Errorf("history grew to %d entries, want at most %d", len(r.History), maxHistory)
+	}
+}
+
+// TestStatusUnchangedPRReadsAsASentence: no stray colon before the branch.
+func TestStatusUnchangedPRReadsAsASentence(t *testing.T) {
+	r := fixedRun()
+	r.PR.Created, r.PR.Unchanged = false, true
+	got := StatusComment(r, StageDone)
+	if !strings.Contains(got, "pull request #12 already has this fix (branch `agent-fix/issue-7`") {
+		t.Errorf("status comment:\n%s", got)
 	}
 }

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // Stage is where a run is, as the status comment tells it.
@@ -37,15 +39,20 @@ func StatusComment(r *Run, stage Stage) string {
 		fmt.Fprintf(&b, "⏳ **agentfix is working on this**: round %d of %d.\n", r.Rounds, r.MaxRounds)
 	case StageDone:
 		done(&b, r)
+		if link := sessionLink(r); link != "" {
+			b.WriteString("\nSession record: " + link + " of this run; `agentfix replay` re-runs it offline.\n")
+		}
 	}
 	if r.RunURL != "" {
 		fmt.Fprintf(&b, "\n[Workflow run](%s)\n", r.RunURL)
 	}
+	var h strings.Builder
+	history(&h, r)
 	s := b.String()
-	if len(s) > MaxBody {
-		s = cut(s, MaxBody-len(StatusMarker)-1)
+	if len(s)+h.Len() > MaxBody {
+		s = cut(s, MaxBody-len(StatusMarker)-1-h.Len())
 	}
-	return s
+	return s + h.String()
 }
 
 // done writes the final state of the run.
@@ -58,25 +65,33 @@ func done(b *strings.Builder, r *Run) {
 				verb = "updated"
 			}
 			if r.PR.Unchanged {
-				verb = "already has this fix:"
+				verb = "already has this fix"
 			}
-			fmt.Fprintf(b, "✅ **Fixed**: pull request #%d %s (branch `%s`, %d round(s), %s).\n", r.PR.Number, verb, r.PR.Branch, r.Rounds, duration(r.Elapsed))
+			fmt.Fprintf(b, "✅ **Fixed**: pull request #%d %s (branch %s, %d round(s), %s).\n", r.PR.Number, verb, untrusted.Code(r.PR.Branch), r.Rounds, duration(r.Elapsed))
 			if r.PR.Draft {
 				b.WriteString("\nThe pull request is a draft.\n")
 			}
 		} else {
 			fmt.Fprintf(b, "✅ **Fixed** in %d round(s); no pull request was opened.\n", r.Rounds)
 		}
+		if p := r.Proof; p != nil && p.Kind == ProofReproduced {
+			fmt.Fprintf(b, "\nProven by %s, written first: it fails on the base and passes with the fix.\n", codeList(p.Tests))
+		}
 	case NothingToDo:
 		b.WriteString("✅ **Nothing to do**: the checks pass.\n")
 	case Checked:
 		checked(b, r)
 	case Refused:
-		fmt.Fprintf(b, "🚫 **Not run**: %s\n", r.Reason)
+		fmt.Fprintf(b, "🚫 **Not run**: %s\n", untrusted.Markdown(r.Reason))
+	case Unproven:
+		fmt.Fprintf(b, "⚠️ **Unproven** after %d round(s): agentfix found a change that passes the checks, but could not write a test that fails without it, and the checks passed before the change too. Nothing shows the change solves this issue, so no pull request is ready.\n", r.Rounds)
+		if r.PR != nil && r.PR.Number > 0 {
+			fmt.Fprintf(b, "\nThe unproven change is in draft pull request #%d, for a person to check.\n", r.PR.Number)
+		}
 	default:
 		fmt.Fprintf(b, "❌ **Not fixed** after %d round(s)", r.Rounds)
 		if r.Reason != "" {
-			fmt.Fprintf(b, ": %s", r.Reason)
+			fmt.Fprintf(b, ": %s", untrusted.Markdown(r.Reason))
 		}
 		b.WriteString(".\n")
 		if r.PR != nil && r.PR.Number > 0 {
@@ -93,10 +108,13 @@ func done(b *strings.Builder, r *Run) {
 		b.WriteString("\n")
 		verification(b, r)
 	}
-	if (r.Result == NotFixed || r.Result == Fixed) && r.Diff != "" && (r.PR == nil || r.PR.Number == 0) {
+	if (r.Result == NotFixed || r.Result == Fixed || r.Result == Unproven) && r.Diff != "" && (r.PR == nil || r.PR.Number == 0) {
 		title := "Best attempt (unverified diff)"
-		if r.Result == Fixed {
+		switch r.Result {
+		case Fixed:
 			title = "The fix (verified diff)"
+		case Unproven:
+			title = "The change (passes the checks; no test proves it)"
 		}
 		b.WriteString("<details><summary>" + title + "</summary>\n\n")
 		b.WriteString(codeBlock("diff", cut(r.Diff, maxDiffInComment)))
@@ -111,11 +129,11 @@ func checked(b *strings.Builder, r *Run) {
 	case c != nil && c.Passed:
 		b.WriteString("✅ **Checks pass** on the pull request's head.\n")
 	case r.PR != nil && r.PR.Number > 0:
-		fmt.Fprintf(b, "❌ **Checks fail** on the pull request's head; agentfix fixed them in #%d, which merges into `%s`.\n", r.PR.Number, r.PR.Base)
+		fmt.Fprintf(b, "❌ **Checks fail** on the pull request's head; agentfix fixed them in #%d, which merges into %s.\n", r.PR.Number, untrusted.Code(r.PR.Base))
 	default:
 		b.WriteString("❌ **Checks fail** on the pull request's head")
 		if r.Reason != "" {
-			fmt.Fprintf(b, "; agentfix could not fix them: %s", r.Reason)
+			fmt.Fprintf(b, "; agentfix could not fix them: %s", untrusted.Markdown(r.Reason))
 		}
 		b.WriteString(".\n")
 	}

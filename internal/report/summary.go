@@ -2,7 +2,10 @@ package report
 
 import (
 	"fmt"
+	"path"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // StepSummary is the Markdown report of the run for the workflow's step
@@ -20,15 +23,17 @@ func StepSummary(r *Run) string {
 	row("trigger", r.Trigger)
 	row("job", r.Kind)
 	if r.Number > 0 {
-		row("about", subject(r)+" "+r.Title)
+		row("about", subject(r)+" "+untrusted.Markdown(r.Title))
 	}
-	row("decision", r.Decision)
+	row("decision", untrusted.Markdown(r.Decision))
 	row("result", "**"+string(r.Result)+"**")
-	row("reason", r.Reason)
+	row("reason", untrusted.Markdown(r.Reason))
 	if r.Rounds > 0 || r.MaxRounds > 0 {
 		row("rounds", fmt.Sprintf("%d of %d", r.Rounds, r.MaxRounds))
 	}
-	row("model", r.Model)
+	if r.Model != "" {
+		row("model", cell(untrusted.Code(r.Model)))
+	}
 	if r.Elapsed > 0 {
 		row("time", duration(r.Elapsed))
 	}
@@ -44,17 +49,31 @@ func StepSummary(r *Run) string {
 		case !r.PR.Created:
 			state = "updated"
 		}
-		row(what, fmt.Sprintf("[#%d](%s) (%s; `%s` → `%s`)", r.PR.Number, r.PR.URL, state, r.PR.Branch, r.PR.Base))
+		row(what, fmt.Sprintf("[#%d](%s) (%s; %s → %s)", r.PR.Number, r.PR.URL, state, cell(untrusted.Code(r.PR.Branch)), cell(untrusted.Code(r.PR.Base))))
 	}
 	if r.Tracking != nil && r.Tracking.Number > 0 {
 		row("tracking issue", fmt.Sprintf("[#%d](%s)", r.Tracking.Number, r.Tracking.URL))
 	}
 	row("run", r.RunURL)
+	row("session record", sessionLink(r))
 	b.WriteString("\n")
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "> %s\n\n", n)
 	}
 	b.WriteString(unsandboxedNote(r))
+	if r.Result == Unproven {
+		b.WriteString(unprovenWarning)
+	}
+	proofSection(&b, r, "### Proof")
+	if name := r.sessionArtifact(); name != "" {
+		runID := r.RunURL[strings.LastIndexByte(r.RunURL, '/')+1:]
+		if runID == "" {
+			runID = "RUN_ID"
+		}
+		b.WriteString("### Session record\n\nEvery prompt, reply, patch and command of this run. To replay it offline, in a checkout of the recorded commit:\n\n")
+		b.WriteString(codeBlock("sh", fmt.Sprintf("gh run download %s --name %s --dir agentfix-session\nagentfix replay agentfix-session/%s", runID, name, path.Base(r.SessionFile))))
+		b.WriteString("\n")
+	}
 	if r.Before != nil || r.After != nil {
 		b.WriteString("### Verification\n\n")
 		verification(&b, r)
@@ -62,7 +81,7 @@ func StepSummary(r *Run) string {
 	if len(r.Files) > 0 {
 		b.WriteString("### Files\n\n")
 		for _, f := range r.Files {
-			fmt.Fprintf(&b, "- `%s`\n", f)
+			fmt.Fprintf(&b, "- %s\n", untrusted.Code(f))
 		}
 		b.WriteString("\n")
 	}

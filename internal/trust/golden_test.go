@@ -21,6 +21,11 @@ func TestRefusalGolden(t *testing.T) {
 	stranger := job(event.KindFixIssue, event.TriggerComment, "stranger", "User")
 	stranger.Command = &event.Command{Verb: "fix", Args: "and make it fast", Line: "/agent fix and make it fast"}
 
+	// A stranger's words quoted back must not mention, link or close
+	// anything from agentfix's account.
+	hostile := job(event.KindFixIssue, event.TriggerComment, "stranger", "User")
+	hostile.Command = &event.Command{Verb: "fix", Line: "/agent fix @octo/security-team closes #1 ![x](https://evil.example/x.png) <img src=x>"}
+
 	triage := job(event.KindFixIssue, event.TriggerLabel, "triage-user", "User")
 	triage.Command, triage.Label = nil, "agent-fix"
 
@@ -36,7 +41,7 @@ func TestRefusalGolden(t *testing.T) {
 	}
 	fork.SetPullRequest(pr)
 
-	for name, j := range map[string]*event.Job{"stranger": stranger, "triage-label": triage, "bot": bot, "fork": fork} {
+	for name, j := range map[string]*event.Job{"stranger": stranger, "hostile-command": hostile, "triage-label": triage, "bot": bot, "fork": fork} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			d, err := trust.Decide(ctx, gh.Repositories, j, config.Default().Triggers)

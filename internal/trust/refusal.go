@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentfix/agentfix/internal/event"
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // RefusalComment is the Markdown reply agentfix posts when d refuses job:
@@ -13,8 +14,14 @@ import (
 func RefusalComment(job *event.Job, d Decision) string {
 	var b strings.Builder
 	b.WriteString(event.Marker + "\n")
-	for _, line := range strings.Split(job.Quote(), "\n") {
-		b.WriteString("> " + line + "\n")
+	if job.Command != nil {
+		// Anyone's words: quoted so that they mention, link and close
+		// nothing from agentfix's account.
+		b.WriteString("> " + untrusted.Markdown(job.Command.Line) + "\n")
+	} else {
+		for _, line := range strings.Split(job.Quote(), "\n") {
+			b.WriteString("> " + line + "\n")
+		}
 	}
 	b.WriteString("\n")
 	if job.Actor.Login != "" {

@@ -19,6 +19,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 // Defaults for the zero values of Options.
@@ -183,9 +185,14 @@ func (r *runner) runOne(ctx context.Context, argv []string, rerun bool) (Command
 	capture := newCapBuffer(r.opts.OutputCap)
 	var sink io.Writer = capture
 	var log *trackingWriter
+	var safe *untrusted.LogWriter
 	if r.opts.Log != nil {
 		log = &trackingWriter{w: r.opts.Log, last: '\n'}
-		sink = io.MultiWriter(capture, log)
+		// The command's output may hold anything the model's code prints:
+		// no line of it may start a workflow command, also besides
+		// ::stop-commands:: (which a local run does not write).
+		safe = untrusted.NewLogWriter(log)
+		sink = io.MultiWriter(capture, safe)
 	}
 	out := sink
 	var gj *goJSON
@@ -215,6 +222,9 @@ func (r *runner) runOne(ctx context.Context, argv []string, rerun bool) (Command
 	if gj != nil {
 		gj.Flush()
 	}
+	if safe != nil {
+		safe.Flush()
+	}
 	endGroup()
 	if err != nil {
 		return CommandResult{}, err
@@ -237,6 +247,10 @@ func (r *runner) runOne(ctx context.Context, argv []string, rerun bool) (Command
 		res.passing = gj.passing()
 	case t == toolCargo:
 		res.passing = cargoPassing(stripANSI(res.Output))
+	case t == toolPytest:
+		res.passing = pytestPassing(stripANSI(res.Output), pytestNames(argv))
+	case t == toolJS:
+		res.passing = tapPassing(stripANSI(res.Output))
 	}
 	if res.Passed {
 		return res, nil

@@ -71,8 +71,16 @@ func targetGo(argv []string, failures []Failure) ([]string, bool) {
 			dirs = append(dirs, dir)
 		}
 	}
-	out := []string{argv[0], argv[1]}
-	var tail []string
+	out, tail := goFlags(argv)
+	out = append(out, dirs...)
+	out = append(out, "-run", "^("+strings.Join(names, "|")+")$")
+	return append(out, tail...), true
+}
+
+// goFlags is argv without its package patterns and -run, and what follows
+// -args: the command a narrowed go test builds on.
+func goFlags(argv []string) (out, tail []string) {
+	out = []string{argv[0], argv[1]}
 	for i := 2; i < len(argv); i++ {
 		a := argv[i]
 		if a == "-args" || a == "--args" {
@@ -96,9 +104,7 @@ func targetGo(argv []string, failures []Failure) ([]string, bool) {
 			out = append(out, argv[i])
 		}
 	}
-	out = append(out, dirs...)
-	out = append(out, "-run", "^("+strings.Join(names, "|")+")$")
-	return append(out, tail...), true
+	return out, tail
 }
 
 // pytestValueFlags take a separate value.
@@ -108,6 +114,23 @@ var pytestValueFlags = flagSet("k", "m", "c", "p", "o", "W", "r", "tb", "rootdir
 	"show-capture", "pyargs", "timeout")
 
 func targetPytest(argv []string, failures []Failure) ([]string, bool) {
+	out := pytestFlags(argv)
+	seen := map[string]bool{}
+	for _, f := range failures {
+		if !strings.Contains(f.Test, "::") {
+			return nil, false
+		}
+		if !seen[f.Test] {
+			seen[f.Test] = true
+			out = append(out, f.Test)
+		}
+	}
+	return out, true
+}
+
+// pytestFlags is argv without its test selection (paths, -k, -m,
+// --deselect): the command a narrowed pytest builds on.
+func pytestFlags(argv []string) []string {
 	start := 1
 	if argv[0] != "pytest" && argv[0] != "py.test" {
 		start = 3 // python -m pytest
@@ -132,17 +155,7 @@ func targetPytest(argv []string, failures []Failure) ([]string, bool) {
 			out = append(out, argv[i])
 		}
 	}
-	seen := map[string]bool{}
-	for _, f := range failures {
-		if !strings.Contains(f.Test, "::") {
-			return nil, false
-		}
-		if !seen[f.Test] {
-			seen[f.Test] = true
-			out = append(out, f.Test)
-		}
-	}
-	return out, true
+	return out
 }
 
 func targetCargo(argv []string, failures []Failure) ([]string, bool) {
@@ -192,25 +205,9 @@ func targetCargo(argv []string, failures []Failure) ([]string, bool) {
 // targetJS narrows npx jest and npx vitest run; npm scripts hide what they
 // run, so they are not narrowed.
 func targetJS(argv []string, failures []Failure) ([]string, bool) {
-	var n int
-	switch {
-	case len(argv) >= 2 && argv[0] == "npx" && argv[1] == "jest":
-		n = 2
-	case len(argv) >= 3 && argv[0] == "npx" && argv[1] == "vitest" && argv[2] == "run":
-		n = 3
-	default:
+	out, ok := jsFlags(argv)
+	if !ok {
 		return nil, false
-	}
-	out := append([]string(nil), argv[:n]...)
-	for i := n; i < len(argv); i++ {
-		a := argv[i]
-		if a == "-t" || a == "--testNamePattern" {
-			i++
-			continue
-		}
-		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--testNamePattern=") {
-			out = append(out, a)
-		}
 	}
 	var names, files []string
 	seen := map[string]bool{}
@@ -238,4 +235,31 @@ func flagSet(names ...string) map[string]bool {
 		m[n] = true
 	}
 	return m
+}
+
+// jsFlags is npx jest or npx vitest run without its test selection (files,
+// -t): the command a narrowed run builds on. It returns false for every
+// other JS command.
+func jsFlags(argv []string) ([]string, bool) {
+	var n int
+	switch {
+	case len(argv) >= 2 && argv[0] == "npx" && argv[1] == "jest":
+		n = 2
+	case len(argv) >= 3 && argv[0] == "npx" && argv[1] == "vitest" && argv[2] == "run":
+		n = 3
+	default:
+		return nil, false
+	}
+	out := append([]string(nil), argv[:n]...)
+	for i := n; i < len(argv); i++ {
+		a := argv[i]
+		if a == "-t" || a == "--testNamePattern" {
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--testNamePattern=") {
+			out = append(out, a)
+		}
+	}
+	return out, true
 }

@@ -132,3 +132,11 @@ func (r *Repo) CommitDiff(ctx context.Context, name, base, diff, message string,
 	}
 	return commit, nil
 }
+
+// ApplyDiff applies a validated diff to the work tree, as git apply does:
+// for a change the loop put back (an unproven change the user keeps), so
+// that the checkout shows what the new branch holds.
+func (r *Repo) ApplyDiff(ctx context.Context, diff string) error {
+	_, err := r.git().Exec(ctx, gitrun.Cmd{Args: []string{"apply", "--whitespace=nowarn", "-"}, Stdin: []byte(diff)})
+	return err
+}

@@ -27,3 +27,19 @@ const PlanJSON = `{"files":["calc.go"],"steps":["Add subtracts b; make it add b"
 
 // FixedProject is Project with Add already right: its checks pass.
 var FixedProject = map[string]string{"go.mod": Project["go.mod"], "calc.go": FixedCalc, "calc_test.go": Project["calc_test.go"]}
+
+// GreenProject has Project's bug (Add subtracts) but a test that does not
+// catch it: its checks pass, so a fix of the issue is proven only by a
+// test that fails first.
+var GreenProject = map[string]string{
+	"go.mod":       Project["go.mod"],
+	"calc.go":      Project["calc.go"],
+	"calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAddZero(t *testing.T) {\n\tif got := Add(2, 0); got != 2 {\n\t\tt.Fatalf(\"Add(2, 0) = %d, want 2\", got)\n\t}\n}\n",
+}
+
+// ReproDiff is the model's test that reproduces the issue in GreenProject:
+// TestAddTwoThree fails until Add adds.
+const ReproDiff = "--- a/calc_test.go\n+++ b/calc_test.go\n@@ -7,3 +7,9 @@ func TestAddZero(t *testing.T) {\n \t\tt.Fatalf(\"Add(2, 0) = %d, want 2\", got)\n \t}\n }\n+\n+func TestAddTwoThree(t *testing.T) {\n+\tif got := Add(2, 3); got != 5 {\n+\t\tt.Fatalf(\"Add(2, 3) = %d, want 5\", got)\n+\t}\n+}\n"
+
+// CommentDiff is the hollow answer: a comment, which fixes nothing.
+const CommentDiff = "--- a/calc.go\n+++ b/calc.go\n@@ -1,4 +1,4 @@\n package calc\n \n-// Add returns the sum of a and b.\n+// Add returns the sum of a and b, e.g. Add(2, 3) is 5.\n func Add(a, b int) int {\n"

@@ -135,6 +135,8 @@ func (w *World) actionsEnv(event string, payload any) (env map[string]string, ou
 		"GITHUB_SERVER_URL":   w.GH.URL(),
 		"GITHUB_WORKSPACE":    w.Workspace,
 		"GITHUB_RUN_ID":       RunID,
+		"GITHUB_RUN_ATTEMPT":  "1",
+		"GITHUB_JOB":          "agent-fix",
 		"GITHUB_OUTPUT":       out,
 		"GITHUB_STEP_SUMMARY": sum,
 		"RUNNER_TEMP":         w.RunnerTemp(),

@@ -77,6 +77,22 @@ func (w *World) AnswerWith(diff string) {
 	})
 }
 
+// AnswerReproduceWith makes the model answer a request for a test that
+// reproduces the issue with the diff test, every plan with PlanJSON and
+// every patch request with the diff fix.
+func (w *World) AnswerReproduceWith(test, fix string) {
+	w.Ollama.Respond("", func(r ollamafake.Request) ollamafake.Reply {
+		last := r.Messages[len(r.Messages)-1].Content
+		switch {
+		case len(r.Format) > 0:
+			return ollamafake.Text(PlanJSON)
+		case strings.Contains(last, "write a test that reproduces the problem"):
+			return ollamafake.Text("```diff\n" + test + "```\n")
+		}
+		return ollamafake.Text("```diff\n" + fix + "```\n")
+	})
+}
+
 // Clone replaces the workspace with a depth-1 clone of branch, as
 // actions/checkout with persist-credentials: false leaves it.
 func (w *World) Clone(branch string) {

@@ -47,8 +47,16 @@ func (s *Server) withRepo(h func(w http.ResponseWriter, r *http.Request, rp *rep
 }
 
 // getUser answers as GitHub does for the Actions token, which is an
-// installation token and not a user: 403.
+// installation token and not a user: 403; after SetUserToken, as for a
+// person's token: the identity.
 func (s *Server) getUser(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	user, login := s.userToken, s.identity
+	s.mu.Unlock()
+	if user {
+		writeJSON(w, http.StatusOK, ghUser(login))
+		return
+	}
 	writeError(w, http.StatusForbidden, "Resource not accessible by integration",
 		"https://docs.github.com/rest/users/users#get-the-authenticated-user")
 }

@@ -12,7 +12,7 @@
 //
 // Endpoints (below /api/v3); anything else is 404:
 //
-//	GET    /user                                    403, as for the Actions token
+//	GET    /user                                    403, as for the Actions token (see SetUserToken)
 //	GET    /repos/{o}/{r}
 //	GET    /repos/{o}/{r}/collaborators/{u}/permission
 //	GET    /repos/{o}/{r}/branches/{branch}         404 when missing
@@ -62,9 +62,11 @@ type Server struct {
 	calls    []Call
 	nextID   int64
 	identity string
-	token    string
-	now      func() time.Time
-	quota    quota
+	// userToken: the token is a person's, whom GET /user names.
+	userToken bool
+	token     string
+	now       func() time.Time
+	quota     quota
 }
 
 // Call is one request the fake received, for assertions and debugging.
@@ -122,6 +124,14 @@ func (s *Server) SetIdentity(login string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.identity = login
+}
+
+// SetUserToken makes the token a person's (a PAT): GET /user answers
+// with the identity instead of 403.
+func (s *Server) SetUserToken() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.userToken = true
 }
 
 // RequireToken makes every request without `Authorization: Bearer <tok>`

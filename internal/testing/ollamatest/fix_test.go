@@ -2,15 +2,17 @@ package ollamatest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentfix/agentfix/internal/cli"
 )
 
 // The scripted replies of the end-to-end fix: the plan answers the plan
@@ -25,14 +27,13 @@ const (
 
 var planned = Reply{When: LastContains("Before writing any code, plan the fix."), Text: fixPlan}
 
-// TestRealServerFix runs the built agentfix binary's fix command against a
-// real Ollama server and a scripted model, on a copy of testdata/calc whose
+// TestRealServerFix runs agentfix fix (in-process, through the command
+// entry point) against a real Ollama server and a scripted model, on a copy of testdata/calc whose
 // Add subtracts: it must plan, patch, verify with go test (feeding a
 // failure back when the first diff is wrong), and commit the fix on a
 // local branch.
 func TestRealServerFix(t *testing.T) {
 	s := Start(t)
-	bin := buildAgentfix(t)
 	cases := []struct {
 		name    string
 		replies []Reply
@@ -46,7 +47,7 @@ func TestRealServerFix(t *testing.T) {
 			model := fmt.Sprintf("coder%d", i)
 			s.MustCreate(t, model, Model{ContextLength: 32768, Replies: c.replies})
 			repo := gitRepo(t, filepath.Join("testdata", "calc"))
-			rep, stderr := runFix(t, s, bin, repo, model)
+			rep, stderr := runFix(t, s, repo, model)
 			if rep.Result != "fixed" || rep.Rounds != c.rounds || !strings.HasPrefix(rep.Branch, "agent-fix/local-") || rep.Commit == "" {
 				t.Fatalf("report = %+v, want fixed in %d round(s) on an agent-fix/local-* branch\nstderr:\n%s", rep, c.rounds, stderr)
 			}
@@ -80,38 +81,30 @@ type fixReport struct {
 
 // runFix runs agentfix fix on repo with model from s, and returns its
 // report and its log.
-func runFix(t *testing.T, s *Server, bin, repo, model string) (fixReport, string) {
+func runFix(t *testing.T, s *Server, repo, model string) (fixReport, string) {
 	t.Helper()
-	cmd := exec.Command(bin, "fix", "--repo", repo, "--json",
+	args := []string{"fix", "--repo", repo, "--json",
 		"--task", "Add subtracts instead of adding",
-		"--ollama-host", s.URL.String(), "--model", model, "--test-cmd", "go test ./...")
+		"--ollama-host", s.URL.String(), "--model", model, "--test-cmd", "go test ./..."}
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		name, value, _ := strings.Cut(kv, "=")
+		if name != "OLLAMA_HOST" && name != "GITHUB_ACTIONS" && !strings.HasPrefix(name, "AGENTFIX_") && !strings.HasPrefix(name, "INPUT_") {
+			env[name] = value
+		}
+	}
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
-	err := cmd.Run()
+	code := cli.Main(context.Background(), args, cli.MapEnv(env, nil, &stdout, &stderr))
 	t.Logf("agentfix fix took %s\n%s", time.Since(start).Round(time.Millisecond), stderr.String())
-	if err != nil {
-		t.Fatalf("agentfix fix: %v\nstderr:\n%s\nstdout:\n%s\nserver log (tail):\n%s", err, stderr.String(), stdout.String(), tail(s.Log(), 4000))
+	if code != 0 {
+		t.Fatalf("agentfix fix: exit %d\nstderr:\n%s\nstdout:\n%s\nserver log (tail):\n%s", code, stderr.String(), stdout.String(), tail(s.Log(), 4000))
 	}
 	var rep fixReport
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatalf("fix --json printed %q: %v", stdout.String(), err)
 	}
 	return rep, stderr.String()
-}
-
-// buildAgentfix builds cmd/agentfix into the test's temporary directory.
-func buildAgentfix(t *testing.T) string {
-	t.Helper()
-	_, self, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(self), "..", "..", "..")
-	bin := filepath.Join(t.TempDir(), "agentfix")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/agentfix")
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build agentfix: %v\n%s", err, out)
-	}
-	return bin
 }
 
 // gitRepo copies src into a new git repository with one commit.

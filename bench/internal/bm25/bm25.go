@@ -1,4 +1,5 @@
-package main
+// Package bm25 is the benchmarks' baseline retriever.
+package bm25
 
 import (
 	"math"
@@ -11,10 +12,10 @@ import (
 	"github.com/agentfix/agentfix/internal/repoctx"
 )
 
-// bm25 is the baseline: plain BM25 over whole files (lower-cased
+// Index is the baseline: plain BM25 over whole files (lower-cased
 // alphanumeric words, no sub-word splitting, no signals), as in the
 // SWE-bench paper's retrieval, packing whole files in rank order.
-type bm25 struct {
+type Index struct {
 	root   string
 	files  []string
 	length []int
@@ -30,16 +31,17 @@ func words(s string) []string {
 	})
 }
 
-// newBM25 counts, in every file, the words of the given queries only: the
-// scores are the same as with a full index, for much less memory.
-func newBM25(root string, files []string, qs []labelled) *bm25 {
+// New counts, in every file (paths relative to root), the words of the
+// given queries only: the scores are the same as with a full index, for
+// much less memory.
+func New(root string, files []string, queries []string) *Index {
 	vocab := map[string]bool{}
-	for _, q := range qs {
-		for _, w := range words(q.query) {
+	for _, q := range queries {
+		for _, w := range words(q) {
 			vocab[w] = true
 		}
 	}
-	b := &bm25{root: root, files: files, length: make([]int, len(files)), tokens: make([]int, len(files)),
+	b := &Index{root: root, files: files, length: make([]int, len(files)), tokens: make([]int, len(files)),
 		tf: make([]map[string]int, len(files)), df: map[string]int{}}
 	var wg sync.WaitGroup
 	var next int
@@ -83,8 +85,8 @@ func newBM25(root string, files []string, qs []labelled) *bm25 {
 	return b
 }
 
-// rank returns file indexes by BM25 score, best first.
-func (b *bm25) rank(query string) []int {
+// Rank returns file indexes by BM25 score, best first.
+func (b *Index) Rank(query string) []int {
 	qtf := map[string]int{}
 	for _, w := range words(query) {
 		qtf[w]++
@@ -116,9 +118,9 @@ func (b *bm25) rank(query string) []int {
 	return order
 }
 
-// packed returns the files whole-file packing puts into budget tokens:
+// Packed returns the files whole-file packing puts into budget tokens:
 // files in rank order, each whole, skipping any that does not fit.
-func (b *bm25) packed(order []int, budget int) map[string]bool {
+func (b *Index) Packed(order []int, budget int) map[string]bool {
 	out := map[string]bool{}
 	left := budget
 	for _, i := range order {

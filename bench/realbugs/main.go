@@ -1,0 +1,47 @@
+// Command realbugs measures agentfix's context engine on real bug fixes:
+// patch releases of public Go modules whose test change fails on the
+// release before. Every case is rebuilt from the Go module proxy at run
+// time; only the case list (cases.json) is kept here.
+//
+// It reports, per budget and query kind (the failing test output, the
+// issue text), file recall and site recall (the share of the fix's changed
+// lines of the buggy release that a packed chunk shows, and the share of
+// cases where a pack shows all of them), for the engine, for plain BM25
+// over whole files, and for the engine followed by the look step with a
+// scripted model that asks for what its plan names.
+//
+// Usage:
+//
+//	go run ./bench/realbugs [-cases bench/realbugs/cases.json] [-v]
+//	go run ./bench/realbugs -discover MODULE... > candidates.jsonl
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+)
+
+func main() {
+	disc := flag.Bool("discover", false, "find candidate cases in the patch releases of the modules named as arguments; print them as JSON lines")
+	cases := flag.String("cases", "bench/realbugs/cases.json", "the case list")
+	verbose := flag.Bool("v", false, "print each case's figures and misses")
+	only := flag.String("only", "", "measure only the case with this id")
+	flag.Parse()
+	if *disc {
+		if err := discover(flag.Args(), os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, "realbugs:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	cs, err := readCases(*cases)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "realbugs:", err)
+		os.Exit(1)
+	}
+	if err := measure(cs, *only, *verbose, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "realbugs:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,279 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/agentfix/agentfix/bench/internal/bm25"
+	"github.com/agentfix/agentfix/internal/agent"
+	"github.com/agentfix/agentfix/internal/repoctx"
+)
+
+var budgets = []int{8192, 12288, 16384}
+
+// Who packs: the engine; plain BM25 over whole files; the engine then the
+// look step with a scripted model whose plan names the fix's files it
+// can see in its prompt and asks to look at them (look:files), or whose
+// steps also name the definitions around the fix that the prompt shows
+// (look:names).
+var whos = []string{"engine", "bm25", "look:files", "look:names"}
+
+// tally is one row of the report: per query kind, ranker and budget.
+type tally struct {
+	cases     int
+	filesAll  int     // cases with every fixed file packed
+	siteShare float64 // sum over cases of the share of sites shown
+	sitesAll  int     // cases with every site shown
+}
+
+type key struct {
+	kind, who string
+	budget    int
+}
+
+// measure rebuilds every case from the module proxy and prints file and
+// site recall per query kind, ranker and budget.
+func measure(cs []Case, only string, verbose bool, out io.Writer) error {
+	ctx := context.Background()
+	tallies := map[key]*tally{}
+	measured := 0
+	for _, c := range cs {
+		if only != "" && c.ID != only {
+			continue
+		}
+		bdir, err := goModDir(c.Module, c.Before)
+		if err != nil {
+			return err
+		}
+		adir, err := goModDir(c.Module, c.After)
+		if err != nil {
+			return err
+		}
+		ch, err := diffModules(bdir, adir)
+		if err != nil {
+			return err
+		}
+		tmp, err := os.MkdirTemp("", "realbugs-")
+		if err != nil {
+			return err
+		}
+		trees := map[string]string{"failing": filepath.Join(tmp, "failing"), "issue": filepath.Join(tmp, "issue")}
+		if err := c.buggyTree(bdir, adir, ch.testFiles, trees["failing"]); err != nil {
+			return err
+		}
+		if err := copyTree(bdir, trees["issue"]); err != nil {
+			return err
+		}
+		measured++
+		for _, kind := range []string{"failing", "issue"} {
+			query := c.Failing
+			if kind == "issue" {
+				query = c.Issue
+			}
+			if strings.TrimSpace(query) == "" {
+				continue
+			}
+			root := trees[kind]
+			if err := gitInit(root); err != nil {
+				return err
+			}
+			res, err := measureOne(ctx, root, query, ch)
+			if err != nil {
+				return fmt.Errorf("%s (%s): %w", c.ID, kind, err)
+			}
+			for k, r := range res {
+				k.kind = kind
+				t := tallies[k]
+				if t == nil {
+					t = &tally{}
+					tallies[k] = t
+				}
+				t.cases++
+				t.siteShare += float64(r.shown) / float64(len(ch.sites))
+				if r.shown == len(ch.sites) {
+					t.sitesAll++
+				}
+				if r.files == len(ch.codeFiles) {
+					t.filesAll++
+				}
+				if verbose && k.who == "engine" && k.budget == 16384 {
+					fmt.Fprintf(out, "%-28s %-7s files %d/%d sites %d/%d  %s\n", c.ID, kind, r.files, len(ch.codeFiles), r.shown, len(ch.sites), r.missed)
+				}
+			}
+		}
+		os.RemoveAll(tmp)
+	}
+	report(out, tallies, measured)
+	return nil
+}
+
+// result is how one pack did on one case.
+type result struct {
+	files  int    // fixed files packed
+	shown  int    // sites inside a shown chunk
+	missed string // the sites not shown
+}
+
+// measureOne packs one query at every budget with every ranker.
+func measureOne(ctx context.Context, root, query string, ch *change) (map[key]result, error) {
+	ix, err := repoctx.Open(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	ranked, err := ix.Rank(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	listed, err := exec.Command("git", "-C", root, "ls-files").Output()
+	if err != nil {
+		return nil, err
+	}
+	files := strings.Split(strings.TrimSpace(string(listed)), "\n")
+	base := bm25.New(root, files, []string{query})
+	order := base.Rank(query)
+	out := map[key]result{}
+	for _, b := range budgets {
+		p, err := ranked.Pack(ctx, repoctx.Options{Budget: b})
+		if err != nil {
+			return nil, err
+		}
+		shown := map[string][]repoctx.Chunk{}
+		for _, f := range p.Files {
+			shown[f.Path] = f.Chunks
+		}
+		out[key{who: "engine", budget: b}] = score(shown, ch)
+		whole := map[string][]repoctx.Chunk{}
+		for f := range base.Packed(order, b) {
+			whole[f] = []repoctx.Chunk{{StartLine: 1, EndLine: 1 << 30}}
+		}
+		out[key{who: "bm25", budget: b}] = score(whole, ch)
+		prompt := p.Text()
+		for _, who := range []string{"look:files", "look:names"} {
+			seen := map[string][]repoctx.Chunk{}
+			for f, cs := range shown {
+				seen[f] = append([]repoctx.Chunk(nil), cs...)
+			}
+			plan := scriptedPlan(ix, prompt, ch, who == "look:names")
+			var reqs []string
+			for _, f := range plan.Files {
+				reqs = append(reqs, ix.Around(f, strings.Join(plan.Steps, "\n"))...)
+			}
+			l := ix.Look(reqs, seen, agent.LookBudget)
+			for _, it := range l.Items {
+				if it.Error == "" && !it.Outline {
+					seen[it.Path] = append(seen[it.Path], it.Chunks...)
+				}
+			}
+			out[key{who: who, budget: b}] = score(seen, ch)
+		}
+	}
+	return out, nil
+}
+
+// scriptedPlan is the plan of a model that changes the fix's files it can
+// see named in its prompt; with names, its steps name the definitions
+// holding the fix's sites whose names the prompt shows.
+func scriptedPlan(ix *repoctx.Index, prompt string, ch *change, names bool) agent.Plan {
+	var plan agent.Plan
+	for _, f := range ch.codeFiles {
+		if strings.Contains(prompt, f) {
+			plan.Files = append(plan.Files, f)
+		}
+	}
+	if !names {
+		return plan
+	}
+	for _, f := range plan.Files {
+		l := ix.Look([]string{f}, map[string][]repoctx.Chunk{}, 1<<30)
+		for _, s := range ch.sites {
+			if s.File != f || len(l.Items) == 0 {
+				continue
+			}
+			for _, sym := range enclosing(ix, f, s) {
+				if strings.Contains(prompt, sym) {
+					plan.Steps = append(plan.Steps, "Change "+sym+".")
+				}
+			}
+		}
+	}
+	return plan
+}
+
+// enclosing names the definitions of file f that hold site s.
+func enclosing(ix *repoctx.Index, f string, s Site) []string {
+	l := ix.Look([]string{fmt.Sprintf("%s:%d-%d", f, s.Start, s.End)}, map[string][]repoctx.Chunk{}, 1<<30)
+	if len(l.Items) == 0 || len(l.Items[0].Chunks) == 0 {
+		return nil
+	}
+	var out []string
+	for _, c := range l.Items[0].Chunks {
+		out = append(out, c.Symbols...)
+	}
+	return out
+}
+
+// score counts the fixed files and the sites that the shown chunks hold.
+func score(shown map[string][]repoctx.Chunk, ch *change) result {
+	var r result
+	for _, f := range ch.codeFiles {
+		if len(shown[f]) > 0 {
+			r.files++
+		}
+	}
+	var missed []string
+	for _, s := range ch.sites {
+		in := false
+		for _, c := range shown[s.File] {
+			if c.StartLine <= s.Start && s.End <= c.EndLine {
+				in = true
+				break
+			}
+		}
+		if in {
+			r.shown++
+		} else {
+			missed = append(missed, s.String())
+		}
+	}
+	r.missed = strings.Join(missed, " ")
+	return r
+}
+
+func report(out io.Writer, tallies map[key]*tally, measured int) {
+	fmt.Fprintf(out, "\n%d cases. files: every file the fix changes is packed; sites: share of the fix's changed lines (of the buggy release) inside a shown chunk, mean; all: every site shown\n", measured)
+	fmt.Fprintf(out, "%-9s %-11s", "query", "who")
+	for _, b := range budgets {
+		fmt.Fprintf(out, " | %2dk files  sites    all", b/1024)
+	}
+	fmt.Fprintln(out)
+	kinds := []string{"failing", "issue"}
+	for _, kind := range kinds {
+		for _, who := range whos {
+			fmt.Fprintf(out, "%-9s %-11s", kind, who)
+			for _, b := range budgets {
+				t := tallies[key{kind, who, b}]
+				if t == nil || t.cases == 0 {
+					fmt.Fprintf(out, " | %23s", "-")
+					continue
+				}
+				n := float64(t.cases)
+				fmt.Fprintf(out, " | %8.0f%% %5.0f%% %5.0f%%", 100*float64(t.filesAll)/n, 100*t.siteShare/n, 100*float64(t.sitesAll)/n)
+			}
+			fmt.Fprintln(out)
+		}
+	}
+	var ns []string
+	for _, kind := range kinds {
+		if t := tallies[key{kind, "engine", budgets[0]}]; t != nil {
+			ns = append(ns, fmt.Sprintf("%s: %d cases", kind, t.cases))
+		}
+	}
+	sort.Strings(ns)
+	fmt.Fprintln(out, strings.Join(ns, ", "))
+}

@@ -1,0 +1,226 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Site is one change of the fix: a range of lines (1-based, inclusive) of
+// the file before the fix. A pure insertion is the line it follows (line 1
+// for an insertion at the top), which the model must see to place it.
+type Site struct {
+	File  string `json:"file"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+}
+
+func (s Site) String() string { return fmt.Sprintf("%s:%d-%d", s.File, s.Start, s.End) }
+
+// change is what one release changed: the fix's sites in code files, the
+// test files changed or added, and the test functions changed or added.
+type change struct {
+	sites     []Site
+	codeFiles []string // non-test .go files changed (not added or deleted)
+	added     int      // lines added or changed in code files
+	removed   int      // base lines changed in code files
+	newCode   []string // non-test .go files the release added
+	testFiles []string // _test.go files and testdata files changed or added
+	tests     map[string][]string
+}
+
+var reHunk = regexp.MustCompile(`(?m)^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
+
+// diffModules compares two versions of a module's directory.
+func diffModules(before, after string) (*change, error) {
+	a, err := goFiles(before)
+	if err != nil {
+		return nil, err
+	}
+	b, err := goFiles(after)
+	if err != nil {
+		return nil, err
+	}
+	c := &change{tests: map[string][]string{}}
+	names := make([]string, 0, len(b))
+	for p := range b {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	for _, p := range names {
+		old, existed := a[p]
+		if existed && bytes.Equal(old, b[p]) {
+			continue
+		}
+		if isTestPath(p) {
+			c.testFiles = append(c.testFiles, p)
+			if strings.HasSuffix(p, "_test.go") {
+				for _, t := range changedTests(old, b[p]) {
+					dir := pathDir(p)
+					c.tests[dir] = append(c.tests[dir], t)
+				}
+			}
+			continue
+		}
+		if !existed {
+			c.newCode = append(c.newCode, p)
+			continue
+		}
+		sites, add, rem, err := fileSites(filepath.Join(before, p), filepath.Join(after, p), p)
+		if err != nil {
+			return nil, err
+		}
+		if len(sites) > 0 {
+			c.codeFiles = append(c.codeFiles, p)
+		}
+		c.sites = append(c.sites, sites...)
+		c.added += add
+		c.removed += rem
+	}
+	// Test data files other than Go (golden files, inputs) count as test
+	// changes too.
+	other, err := changedData(before, after)
+	if err != nil {
+		return nil, err
+	}
+	c.testFiles = append(c.testFiles, other...)
+	return c, nil
+}
+
+func pathDir(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return "."
+}
+
+// fileSites runs git diff -U0 on one file and turns its hunks into sites.
+func fileSites(before, after, rel string) (sites []Site, added, removed int, err error) {
+	out, err := exec.Command("git", "diff", "--no-index", "-U0", "--", before, after).Output()
+	if err != nil {
+		if _, ok := err.(*exec.ExitError); !ok {
+			return nil, 0, 0, err
+		}
+	}
+	hunks := reHunk.FindAllStringSubmatchIndex(string(out), -1)
+	for k, idx := range hunks {
+		m := make([]string, 5)
+		for g := 1; g <= 4; g++ {
+			if idx[2*g] >= 0 {
+				m[g] = string(out[idx[2*g]:idx[2*g+1]])
+			}
+		}
+		end := len(out)
+		if k+1 < len(hunks) {
+			end = hunks[k+1][0]
+		}
+		if incidental(string(out[idx[1]:end])) {
+			continue
+		}
+		start, _ := strconv.Atoi(m[1])
+		count := 1
+		if m[2] != "" {
+			count, _ = strconv.Atoi(m[2])
+		}
+		addCount := 1
+		if m[4] != "" {
+			addCount, _ = strconv.Atoi(m[4])
+		}
+		added += addCount
+		removed += count
+		if count == 0 {
+			sites = append(sites, Site{rel, max(1, start), max(1, start)})
+			continue
+		}
+		sites = append(sites, Site{rel, start, start + count - 1})
+	}
+	return sites, added, removed, nil
+}
+
+// changedTests lists the Test functions of a test file that the release
+// added or whose text changed.
+func changedTests(old, new []byte) []string {
+	before := testFuncs(old)
+	var out []string
+	for name, body := range testFuncs(new) {
+		if before[name] != body {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func testFuncs(src []byte) map[string]string {
+	out := map[string]string{}
+	if src == nil {
+		return out
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x_test.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		return out
+	}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv != nil || !strings.HasPrefix(fd.Name.Name, "Test") || fd.Body == nil {
+			continue
+		}
+		out[fd.Name.Name] = string(src[fset.Position(fd.Pos()).Offset:fset.Position(fd.End()).Offset])
+	}
+	return out
+}
+
+// changedData lists non-Go files under testdata that the release changed
+// or added.
+func changedData(before, after string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(after, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, ".go") {
+			return err
+		}
+		rel, _ := filepath.Rel(after, p)
+		rel = filepath.ToSlash(rel)
+		if !strings.Contains("/"+rel, "/testdata/") {
+			return nil
+		}
+		nb, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		ob, err := os.ReadFile(filepath.Join(before, rel))
+		if err != nil || !bytes.Equal(ob, nb) {
+			out = append(out, rel)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// reVersion matches a line that only sets a version string.
+var reVersion = regexp.MustCompile(`(?i)^\s*(?:const\s+)?\w*version\w*\s*=\s*"v?\d[^"]*"\s*$`)
+
+// incidental reports whether a hunk's changed lines are no part of a fix:
+// only comments and blank lines, or only a version string.
+func incidental(hunk string) bool {
+	for _, l := range strings.Split(hunk, "\n") {
+		if l == "" || (l[0] != '-' && l[0] != '+') {
+			continue
+		}
+		t := strings.TrimSpace(l[1:])
+		if t == "" || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") || reVersion.MatchString(t) {
+			continue
+		}
+		return false
+	}
+	return true
+}

@@ -1,0 +1,91 @@
+package agent
+
+import (
+	"strings"
+
+	"github.com/agentfix/agentfix/internal/repoctx"
+)
+
+// The look step: between the plan and the first edit, the model is shown
+// the parts of the repository its plan needs, within LookBudget tokens: the
+// definitions of the files it will change that its steps name (or those
+// files whole, or their outline when too large), then what it asked to see
+// in the plan's "look" list.
+const (
+	// MaxLook is how many "look" requests a plan may make; more are
+	// dropped, and the model is told.
+	MaxLook = 6
+	// LookBudget bounds what the look step shows, in tokens.
+	LookBudget = 3072
+)
+
+// LookEvent is a session event: what the look step was asked and what it
+// showed. Replay reproduces it from the recorded plan.
+type LookEvent struct {
+	// Requests are what was looked up: the plan's files around its
+	// targets, then the model's own requests.
+	Requests []string `json:"requests"`
+	// Dropped are the model's requests past MaxLook.
+	Dropped []string           `json:"dropped,omitempty"`
+	Items   []repoctx.LookItem `json:"items"`
+	Tokens  int                `json:"tokens"`
+}
+
+const lookHeader = "Before you write the edit, here is what your plan needs to see (line numbers on the left, as above):\n"
+
+// look shows the model what its plan names and asks for, and records it.
+// It returns the text to say before the patch request, "" when nothing is
+// new.
+func (r *run) look(p *Plan) string {
+	if r.index == nil {
+		return ""
+	}
+	text := strings.Join(p.Steps, "\n")
+	var reqs []string
+	seen := map[string]bool{}
+	add := func(q string) {
+		if q = strings.TrimSpace(q); q != "" && !seen[q] {
+			seen[q] = true
+			reqs = append(reqs, q)
+		}
+	}
+	for _, f := range p.Files {
+		for _, q := range r.index.Around(f, text) {
+			add(q)
+		}
+	}
+	asked, dropped := p.Look, []string(nil)
+	if len(asked) > MaxLook {
+		asked, dropped = asked[:MaxLook], asked[MaxLook:]
+	}
+	for _, q := range asked {
+		add(q)
+	}
+	if len(reqs) == 0 {
+		return ""
+	}
+	l := r.index.Look(reqs, r.shown, LookBudget)
+	r.record("look", LookEvent{Requests: reqs, Dropped: dropped, Items: l.Items, Tokens: l.Tokens})
+	if !news(l.Items) && len(dropped) == 0 {
+		return "" // all of it is in the pack already
+	}
+	var b strings.Builder
+	if len(dropped) > 0 {
+		b.WriteString("(Only the first 6 \"look\" requests are answered.)\n")
+	}
+	if strings.TrimSpace(l.Text) == "" {
+		return b.String()
+	}
+	r.logf("look: %d requests, %d tokens shown", len(reqs), l.Tokens)
+	return lookHeader + b.String() + l.Text
+}
+
+// news reports whether a look shows or says anything the pack did not.
+func news(items []repoctx.LookItem) bool {
+	for _, it := range items {
+		if !it.Seen {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,110 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/agentfix/agentfix/internal/session"
+	"github.com/agentfix/agentfix/internal/testing/ollamafake"
+)
+
+const lookPlan = `{"files": ["price/price.go", "catalog/catalog.go"], "steps": ["In Discount, divide by 100 instead of 10.", "Item9 stays as it is."],
+ "look": ["catalog/catalog.go:Item7", "price/price.go:Nope", "nothere/x.go", "price/price.go:90-99", "main.go:1-3", "price/price.go", "main.go:7-12"]}`
+
+// TestLookShowsWhatThePlanAsksFor: between the plan and the edit, the model
+// is shown the definitions its plan names and what it asked to see, with a
+// precise answer for what does not exist, bounded, recorded and replayed.
+func TestLookShowsWhatThePlanAsksFor(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "shop")
+	addCatalog(t, h.repo)
+	h.srv.Script(testModel, ollamafake.Text(lookPlan), ollamafake.Text(reply(t, "shop-fix.sr")))
+	res := h.run(context.Background(), failingTask)
+	if res.Result != Fixed {
+		t.Fatalf("result %s (%s)\n%s", res.Result, res.StopDetail, h.log.String())
+	}
+	ask := h.srv.Chats()[1].LastMessage()
+	for _, want := range []string{
+		lookHeader,
+		"## catalog/catalog.go (lines 39-42 of 502)\n 39\t// Item7 returns the price of item 7.\n 40\tfunc Item7() int {",
+		`price/price.go defines no function, method or type named "Nope"; it defines: Discount, Format`,
+		"## nothere/x.go: no such file in the repository",
+		"## price/price.go:90-99: the file has 15 lines; line 90 does not exist",
+		`(Only the first 6 "look" requests are answered.)`,
+	} {
+		if !strings.Contains(ask, want) {
+			t.Errorf("the patch request lacks %q:\n%s", want, ask)
+		}
+	}
+	if strings.Contains(ask, "7-12") {
+		t.Errorf("the 7th request was answered:\n%s", ask)
+	}
+	if i, j := strings.Index(ask, lookHeader), strings.Index(ask, patchRequest); i < 0 || j < i {
+		t.Errorf("the look does not come before the edit request:\n%s", ask)
+	}
+	got := lookEvents(t, h.events())
+	if len(got) != 1 {
+		t.Fatalf("%d look events, want 1", len(got))
+	}
+	ev := got[0]
+	if !strings.Contains(ask, "func Item9() int {") {
+		t.Errorf("the plan's target in a file the pack left out is not shown:\n%s", ask)
+	}
+	if ev.Requests[0] != "price/price.go:Discount" || ev.Requests[1] != "catalog/catalog.go:Item9" || len(ev.Dropped) != 1 || ev.Dropped[0] != "main.go:7-12" || ev.Tokens <= 0 || ev.Tokens > LookBudget {
+		t.Errorf("look event = %+v", ev)
+	}
+
+	// Replayed from the record with no server: the same look.
+	rec, err := ParseRecording(h.events())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h2 := newHarness(t, "shop")
+	addCatalog(t, h2.repo)
+	job := h2.job(failingTask)
+	job.Model = NewReplayModel(rec)
+	if _, err := Run(context.Background(), job); err != nil {
+		t.Fatal(err)
+	}
+	if again := lookEvents(t, h2.events()); !reflect.DeepEqual(again, got) {
+		t.Errorf("replay looked at\n%+v\nthe record has\n%+v", again, got)
+	}
+}
+
+func lookEvents(t *testing.T, events []session.Event) []LookEvent {
+	t.Helper()
+	var out []LookEvent
+	for _, e := range events {
+		if e.Kind == "look" {
+			var l LookEvent
+			if err := e.Decode(&l); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// addCatalog commits a file too large to be packed for a price query.
+func addCatalog(t *testing.T, repo string) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("// Package catalog lists items.\npackage catalog\n")
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&b, "\n// Item%d returns the price of item %d.\nfunc Item%d() int {\n\treturn %d\n}\n", i, i, i, i*7)
+	}
+	if err := os.MkdirAll(filepath.Join(repo, "catalog"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "catalog", "catalog.go"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitOut(t, repo, "add", "catalog")
+	gitOut(t, repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "catalog")
+}

@@ -1,0 +1,3 @@
+module example.com/abs
+
+go 1.22

@@ -139,6 +139,10 @@ func (a *run) nightly(ctx context.Context) error {
 // pipeline runs job in the workspace with the GitHub deliverer d.
 func (a *run) pipeline(ctx context.Context, job pipeline.Job, d *gitHub) error {
 	job.Repo, job.Deliver = a.dir, d
+	// Where origin points is read now, before any code of the job runs.
+	if err := a.pub.Prepare(ctx); err != nil {
+		return fmt.Errorf("workspace: %w", err)
+	}
 	d.start(ctx)
 	out, err := pipeline.Run(ctx, job, a.opts.Deps)
 	if out != nil && out.Session != "" {

@@ -50,7 +50,7 @@ func (g *gitHub) pushRevision(ctx context.Context, o *pipeline.Outcome) error {
 	}
 	j := a.job
 	change := publish.RevisionChange{
-		Branch: j.PR.HeadRef, Start: g.revise.start, Files: o.Loop.Files, N: v.N, Request: g.revise.request, Protected: []string{a.base},
+		Branch: j.PR.HeadRef, Start: g.revise.start, Diff: o.Diff(), N: v.N, Request: g.revise.request, Protected: []string{a.base},
 		Message: pipeline.CommitMessage(o, pipeline.CommitInfo{RunURL: a.rep.RunURL, Subject: fmt.Sprintf("revise #%d for the %s by @%s", j.Number, v.Request, v.Requester)}),
 	}
 	commit, err := a.pub.Revise(ctx, change)

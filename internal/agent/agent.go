@@ -142,6 +142,10 @@ type Result struct {
 	Digest string `json:"digest,omitempty"`
 	// Head is the commit the run started from.
 	Head string `json:"head"`
+	// Drift lists the paths where the work tree of a fix was not Head
+	// with Diff applied once the verify commands had run: the code under
+	// test changed them. A commit of the fix holds Diff alone.
+	Drift []string `json:"drift,omitempty"`
 }
 
 // Timings are where the run's wall time went, in milliseconds.

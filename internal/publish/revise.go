@@ -137,8 +137,9 @@ type RevisionChange struct {
 	// Start is the branch's tip the revision was made on; it is checked
 	// out (HEAD).
 	Start string
-	// Files are the work-tree paths the revision changed.
-	Files   []string
+	// Diff is the validated diff of the revision, applied to Start: what
+	// is pushed is exactly it, never what the tests left in the work tree.
+	Diff    string
 	Message string
 	// N is the revision's number; Request names what it answers.
 	N       int
@@ -161,36 +162,39 @@ func (e *BranchMovedError) Error() string {
 	return fmt.Sprintf("branch %s moved from %s to %s while agentfix worked on it", e.Branch, gitrun.Short(e.From), gitrun.Short(e.To))
 }
 
-// Revise pushes one commit to c.Branch: the work tree's version of c.Files
-// on top of c.Start, with the revision trailers, fast-forward. When the
-// branch is no longer at c.Start it pushes nothing and returns a
+// Revise pushes one commit to c.Branch: c.Diff applied to c.Start, with
+// the revision trailers, fast-forward, built and pushed from agentfix's
+// own git directory (see Prepare), never from the work tree's .git. When
+// the branch is no longer at c.Start it pushes nothing and returns a
 // *BranchMovedError; a push that loses a race is a
 // *workspace.PushRejectedError. It returns the commit.
 func (p *Publisher) Revise(ctx context.Context, c RevisionChange) (string, error) {
-	head, err := p.git().Run(ctx, "rev-parse", "HEAD")
+	if p.origin == nil {
+		return "", fmt.Errorf("revise %s: the work tree's origin was not read before the job ran (Publisher.Prepare)", c.Branch)
+	}
+	remote, cleanup, err := p.origin.Private(ctx, p.Remote)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("revise %s: %w", c.Branch, err)
 	}
-	if strings.TrimSpace(head) != c.Start {
-		return "", fmt.Errorf("revise %s: the work tree is at %s, not at the revision's start %s", c.Branch, gitrun.Short(strings.TrimSpace(head)), gitrun.Short(c.Start))
-	}
-	tip, err := workspace.RemoteTip(ctx, p.Remote, c.Branch)
+	defer cleanup()
+	tip, err := workspace.RemoteTip(ctx, remote, c.Branch)
 	if err != nil {
 		return "", fmt.Errorf("revise %s: %w", c.Branch, err)
 	}
 	if tip != c.Start {
 		return "", &BranchMovedError{Branch: c.Branch, From: c.Start, To: tip}
 	}
-	tree, err := p.fixTree(ctx, c.Files)
+	git := remote.Runner()
+	tree, err := workspace.DiffTree(ctx, git, c.Start, c.Diff)
 	if err != nil {
 		return "", fmt.Errorf("revise %s: build the tree: %w", c.Branch, err)
 	}
 	msg := strings.TrimRight(c.Message, "\n") + fmt.Sprintf("\n%s: %d\n%s: %s\n", revisionTrailer, c.N, requestTrailer, c.Request)
-	commit, err := p.commitTree(ctx, tree, c.Start, msg)
+	commit, err := workspace.CommitTree(ctx, git, tree, c.Start, msg, p.identity())
 	if err != nil {
 		return "", fmt.Errorf("revise %s: %w", c.Branch, err)
 	}
-	err = workspace.PushBranch(ctx, workspace.PushOptions{RemoteOptions: p.Remote, Commit: commit, Branch: c.Branch, Protected: c.Protected})
+	err = workspace.PushBranch(ctx, workspace.PushOptions{RemoteOptions: remote, Commit: commit, Branch: c.Branch, Protected: c.Protected})
 	if err != nil {
 		return "", err
 	}

@@ -2,6 +2,7 @@ package actiontest
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,6 +28,11 @@ type World struct {
 	Token string
 	// Env adds to or overrides the Actions environment of a run.
 	Env map[string]string
+	// BeforeStart, when set, is called with the binary's command once its
+	// environment and files are in place, just before Start starts it: a
+	// row that must run agentfix as another user sets the credential and
+	// hands that user the world's files.
+	BeforeStart func(*exec.Cmd)
 }
 
 // New seeds origin with files on main (Project when nil), clones the

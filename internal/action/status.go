@@ -26,6 +26,9 @@ type status struct {
 	// foreign are the authors of comments that carry the status marker
 	// but are not agentfix's: left alone, and noted in the final text.
 	foreign []string
+	// quiet: the job keeps no status comment (a revision answers with one
+	// reply once it is done).
+	quiet bool
 }
 
 // finalPostTimeout bounds the last edit of a run that is already
@@ -67,11 +70,11 @@ func (s *status) done(ctx context.Context) {
 // the work matters more than the comment about it.
 func (s *status) send(ctx context.Context, stage report.Stage, round int, waiting string) {
 	a := s.a
-	if a.job == nil || a.job.Number == 0 || a.dryRun || a.pub == nil {
-		return
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if a.job == nil || a.job.Number == 0 || a.dryRun || a.pub == nil || s.quiet {
+		return
+	}
 	if !s.loaded {
 		// The comment an earlier run left: its outcome joins the history.
 		id, prev, foreign, err := a.pub.FindComment(ctx, a.job.Number, report.StatusMarker)

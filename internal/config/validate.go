@@ -40,6 +40,7 @@ func Validate(cfg *Config, src Sources) error {
 	positive("limits.max_files", int64(cfg.Limits.MaxFiles), "files one patch may touch")
 	positive("limits.max_changed_lines", int64(cfg.Limits.MaxChangedLines), "lines one patch may change")
 	positive("limits.wall_time", int64(cfg.Limits.WallTime), "time for the whole run")
+	positive("limits.max_revisions", int64(cfg.Limits.MaxRevisions), "revisions of one pull request")
 
 	for i, a := range cfg.Verify.Allow {
 		if _, err := verify.Split(a); err != nil {

@@ -44,6 +44,12 @@ type Job struct {
 	// check`, `fix --failing`): when they pass before any change, there is
 	// nothing to do. A text task goes on to the loop either way.
 	FromFailures bool
+	// Revision says the job revises a pull request that already carries
+	// its proof: no new reproducing test is asked for, the test files of
+	// that proof (Frozen) may not change, and the suite, which runs them,
+	// must pass.
+	Revision bool
+	Frozen   []string
 	// Commands replace the configured verify commands for this job (`/agent
 	// check CMD`). They come from a person's comment, so a refusal by the
 	// allowlist ends the run refused instead of as a configuration error.
@@ -231,7 +237,7 @@ func Run(ctx context.Context, job Job, d Deps) (*Outcome, error) {
 		return deliver(fmt.Errorf("session: %w", err))
 	}
 	defer rec.Close()
-	rec.Record("job", JobEvent{Name: job.Name, FromFailures: job.FromFailures, Commands: job.Commands})
+	rec.Record("job", JobEvent{Name: job.Name, FromFailures: job.FromFailures, Commands: job.Commands, Revision: job.Revision, Frozen: job.Frozen})
 
 	prog := &progressTracker{d: job.Deliver}
 	d.ModelPhase = prog.phase
@@ -276,7 +282,8 @@ func Run(ctx context.Context, job Job, d Deps) (*Outcome, error) {
 		Actions: d.Getenv("GITHUB_ACTIONS") == "true", Progress: loopProgress(prog),
 		// A task given as text while the checks pass has no failing check
 		// to judge a fix by: a test that reproduces it is asked for first.
-		Reproduce: !job.FromFailures && before.Passed && job.Config.Verify.Proof == config.ProofTest,
+		Reproduce: !job.FromFailures && !job.Revision && before.Passed && job.Config.Verify.Proof == config.ProofTest,
+		Frozen:    job.Frozen,
 	})
 	if err != nil {
 		return deliver(fmt.Errorf("loop: %w", err))
@@ -300,5 +307,7 @@ func Run(ctx context.Context, job Job, d Deps) (*Outcome, error) {
 type JobEvent struct {
 	Name         string   `json:"name"`
 	FromFailures bool     `json:"from_failures"`
+	Revision     bool     `json:"revision,omitempty"`
+	Frozen       []string `json:"frozen,omitempty"`
 	Commands     []string `json:"commands,omitempty"`
 }

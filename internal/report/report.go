@@ -145,6 +145,9 @@ type Run struct {
 	// Unsandboxed says why the verify commands ran without the sandbox;
 	// "" when they ran in it.
 	Unsandboxed string
+	// Revision is set when the run revised agentfix's own pull request
+	// (PR) in answer to a review.
+	Revision *Revision
 }
 
 // unsandboxedNote is the warning a reader of the PR, the status comment

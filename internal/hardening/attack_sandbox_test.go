@@ -426,8 +426,11 @@ var sandboxAttacks = []scenario{
 			fed = fed || strings.Contains(ch.LastMessage(), "out of memory")
 		}
 		c.must(r, fed, "the hog's failure was not fed back to the model")
-		c.must(r, r.MaxRSS < 1<<30, "a process peaked at %d MiB: the hog was not stopped", r.MaxRSS>>20)
-		c.see("exit 0 fixed in round 2; the hog (%s) died out of memory; largest process %d MiB", strings.TrimSpace(got), r.MaxRSS>>20)
+		// The hog itself says whether its 2 GiB were ever granted (the
+		// largest descendant's RSS would count go's own compiler too,
+		// which a cold build cache makes large).
+		c.must(r, !strings.Contains(got, "survived the allocation"), "the hog got its 2 GiB:\n%s", got)
+		c.see("exit 0 fixed in round 2; the hog (%s) died out of memory", strings.TrimSpace(got))
 		c.settle(w, r, outcome{diff: true, session: "fix-issue", agentBranches: 1})
 	}},
 }
@@ -445,6 +448,10 @@ func TestProbe(t *testing.T) {
 	for i := 0; i < len(b); i += 4096 {
 		b[i] = 1
 	}
+	status, _ := os.ReadFile("/proc/self/status")
+	f, _ := os.OpenFile("{{REPORT}}", os.O_APPEND|os.O_WRONLY, 0)
+	f.Write(append([]byte("survived the allocation:\n"), status...))
+	f.Close()
 	t.Log(len(b))
 }
 `

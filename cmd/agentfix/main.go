@@ -20,6 +20,10 @@ func main() {
 	if err := procenv.Harden(verify.IsSecretName); err != nil {
 		fmt.Fprintf(os.Stderr, "agentfix: warning: secrets may be readable by child processes: %v\n", err)
 	}
+	// The token is read once, here, and leaves the environment Go holds:
+	// no program agentfix starts inherits it, even by mistake.
+	env := cli.OSEnv()
+	env.Getenv = procenv.Getenv(procenv.Take(verify.IsHeldName))
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -31,7 +35,7 @@ func main() {
 			cancel(cli.Interrupted{Signal: s})
 		}
 	}()
-	code := cli.Main(ctx, os.Args[1:], cli.OSEnv())
+	code := cli.Main(ctx, os.Args[1:], env)
 	signal.Stop(sigs)
 	os.Exit(code)
 }

@@ -76,7 +76,16 @@ func Run(ctx context.Context, o Options) error {
 		rep:   &report.Run{},
 	}
 	err := a.run(ctx)
-	if err != nil && !a.delivered && a.status != nil {
+	switch {
+	case err != nil && !a.delivered && a.rep.Revision != nil:
+		// A revision that failed before it was delivered still answers.
+		a.rep.Result, a.rep.Reason = report.NotFixed, err.Error()
+		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finalPostTimeout)
+		if aerr := a.answer(actx, nil); aerr != nil {
+			a.logf("revise: %v", aerr)
+		}
+		cancel()
+	case err != nil && !a.delivered && a.status != nil:
 		// The status comment may still say "working": say how it ended.
 		a.rep.Result, a.rep.Reason = report.NotFixed, err.Error()
 		a.status.done(ctx)
@@ -104,6 +113,8 @@ type run struct {
 	delivered bool
 	// base is the default branch.
 	base string
+	// threads are the inline comments of the review a revision answers.
+	threads []publish.ReviewComment
 }
 
 // run is the front of the pipeline: config → event → trust → (help | a
@@ -139,11 +150,12 @@ func (a *run) run(ctx context.Context) error {
 	if err != nil {
 		return &ConfigError{fmt.Errorf("event: %w", err)}
 	}
+	// A review payload names the PR's head: a review of someone else's
+	// PR is ignored before anything is asked of the API.
+	a.job.Settle(a.cfg.PR.BranchPrefix)
 	a.describeJob()
 	if a.job.Kind == event.KindIgnore {
-		a.logf("event: ignored: %s", a.job.IgnoreReason)
-		a.rep.Result, a.rep.Reason = report.NothingToDo, a.job.IgnoreReason
-		return nil
+		return a.ignored()
 	}
 
 	gho := ghclient.FromEnv(getenv)
@@ -158,6 +170,9 @@ func (a *run) run(ctx context.Context) error {
 	a.status = &status{a: a}
 	if err := a.resolve(ctx); err != nil {
 		return fmt.Errorf("event: %w", err)
+	}
+	if a.job.Kind == event.KindIgnore {
+		return a.ignored()
 	}
 
 	decision, err := trust.Decide(ctx, a.gh.Repositories, a.job, a.cfg.Triggers)
@@ -180,23 +195,42 @@ func (a *run) run(ctx context.Context) error {
 		return a.fixIssue(ctx)
 	case event.KindCheckPR:
 		return a.checkPR(ctx)
+	case event.KindFixPR:
+		return a.fixPR(ctx)
+	case event.KindRevisePR:
+		return a.revisePR(ctx)
 	case event.KindNightly:
 		return a.nightly(ctx)
 	}
 	return fmt.Errorf("event: job kind %q is not handled", a.job.Kind)
 }
 
+// ignored ends a run whose event is not for agentfix: nothing is posted,
+// the log and the step summary say why.
+func (a *run) ignored() error {
+	a.logf("event: ignored: %s", a.job.IgnoreReason)
+	a.rep.Result, a.rep.Reason = report.NothingToDo, a.job.IgnoreReason
+	return nil
+}
+
 // resolve fetches what the payload lacks: a PR's head and fork status
-// (trust needs them), an issue's title and body on workflow_dispatch, and
-// the default branch.
+// (trust needs them; a review payload's may be stale), whether the PR is
+// agentfix's own, the review's inline comments, an issue's title and body
+// on workflow_dispatch, and the default branch.
 func (a *run) resolve(ctx context.Context) error {
 	j := a.job
-	if j.Kind == event.KindCheckPR {
+	if j.Kind == event.KindCheckPR || j.Kind == event.KindFixPR || j.Kind == event.KindRevisePR {
 		pr, _, err := a.gh.PullRequests.Get(ctx, j.Owner, j.Repo, j.Number)
 		if err != nil {
 			return fmt.Errorf("get pull request #%d: %w", j.Number, err)
 		}
 		j.SetPullRequest(pr)
+		j.Settle(a.cfg.PR.BranchPrefix)
+	}
+	if j.Kind == event.KindRevisePR && j.Review != nil {
+		if err := a.readReview(ctx); err != nil {
+			return err
+		}
 	}
 	if j.Kind == event.KindFixIssue && j.Title == "" {
 		is, _, err := a.gh.Issues.Get(ctx, j.Owner, j.Repo, j.Number)
@@ -229,8 +263,12 @@ func (a *run) describeJob() {
 	a.rep.SessionArtifact = report.SessionArtifactName(getenv("GITHUB_RUN_ID"), getenv("GITHUB_RUN_ATTEMPT"), getenv("GITHUB_JOB"))
 	var t string
 	switch {
+	case j.Command != nil && j.Comment != nil && j.Comment.Inline:
+		t = fmt.Sprintf("%s on %s of #%d", untrusted.Code(j.Command.Line), untrusted.Code(fmt.Sprintf("%s:%d", j.Comment.Path, j.Comment.Line)), j.Number)
 	case j.Command != nil:
 		t = fmt.Sprintf("%s on #%d", untrusted.Code(j.Command.Line), j.Number)
+	case j.Review != nil:
+		t = fmt.Sprintf("review (%s) on #%d", strings.ReplaceAll(j.Review.State, "_", " "), j.Number)
 	case j.Trigger == event.TriggerLabel:
 		t = fmt.Sprintf("label %s on #%d", untrusted.Code(j.Label), j.Number)
 	case j.Trigger == event.TriggerSchedule:

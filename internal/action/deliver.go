@@ -34,7 +34,10 @@ type gitHub struct {
 	fork bool
 	// nightly: failures that cannot be fixed go to the tracking issue.
 	nightly bool
-	poster  *poster
+	// revise: the outcome is a revision of agentfix's own PR (see
+	// revision.go), not a PR of its own.
+	revise *revision
+	poster *poster
 }
 
 var _ pipeline.Deliverer = (*gitHub)(nil)
@@ -59,7 +62,7 @@ func (g *gitHub) Progress(p pipeline.Progress) {
 	case pipeline.StageRound:
 		stage = report.StageRound
 	}
-	g.poster.offer(stage, p.Round)
+	g.poster.offer(stage, p.Round, p.Model)
 }
 
 // Deliver publishes the outcome and settles the status comment.
@@ -68,6 +71,9 @@ func (g *gitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 	a := g.a
 	a.delivered = true
 	g.fill(o)
+	if g.revise != nil {
+		return g.deliverRevision(ctx, o)
+	}
 	defer a.status.done(ctx)
 	switch {
 	case o.Err != nil:
@@ -104,9 +110,7 @@ func (g *gitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 	a.rep.Result = report.NotFixed
 	cfg := o.Job.Config
 	if cfg.PR.OnUnverified == config.OnUnverifiedDraft && o.Diff() != "" && !a.dryRun {
-		if err := o.Repo.ApplyDiff(ctx, o.Diff()); err != nil {
-			a.rep.Notes = append(a.rep.Notes, "The unverified attempt could not be re-applied for a draft PR: "+err.Error())
-		} else if err := g.publishFailed(o, g.openPR(ctx, o, true)); err != nil {
+		if err := g.publishFailed(o, g.openPR(ctx, o, true)); err != nil {
 			return err
 		}
 	}
@@ -130,10 +134,6 @@ func (g *gitHub) unproven(ctx context.Context, o *pipeline.Outcome) error {
 		if o.Diff() == "" || a.dryRun || g.fork {
 			return nil
 		}
-		if err := o.Repo.ApplyDiff(ctx, o.Diff()); err != nil {
-			a.rep.Notes = append(a.rep.Notes, "The unproven change could not be re-applied for a draft PR: "+err.Error())
-			return nil
-		}
 		err := g.publishFailed(o, g.openPR(ctx, o, true))
 		if o.Result == pipeline.Unproven {
 			a.rep.Result = report.Unproven // publishFailed says not-fixed when the push failed
@@ -143,7 +143,7 @@ func (g *gitHub) unproven(ctx context.Context, o *pipeline.Outcome) error {
 	return nil
 }
 
-// openPR pushes the work tree's fix and opens or updates its PR. An
+// openPR pushes the validated diff and opens or updates its PR. An
 // unproven change refers to the issue; only a proven one closes it.
 func (g *gitHub) openPR(ctx context.Context, o *pipeline.Outcome, draft bool) error {
 	a := g.a
@@ -155,7 +155,7 @@ func (g *gitHub) openPR(ctx context.Context, o *pipeline.Outcome, draft bool) er
 	}
 	out, err := a.pub.Publish(ctx, publish.Change{
 		Branch: branch, Base: g.base, Protected: []string{a.base},
-		Files: o.Loop.Files, Message: pipeline.CommitMessage(o, commitInfo(o, g.fixes, a.rep.RunURL)),
+		Diff: o.Diff(), From: o.Checkpoint.Head, Message: pipeline.CommitMessage(o, commitInfo(o, g.fixes, a.rep.RunURL)),
 		Title: report.PRTitle(a.rep), Body: report.PRBody(a.rep),
 		Labels: a.cfg.PR.Labels, Draft: draft,
 	})
@@ -262,6 +262,9 @@ func (g *gitHub) fill(o *pipeline.Outcome) {
 		r.After = checkOf(res.Verify)
 	}
 	r.Verified = res.Result == agent.Fixed
+	if len(res.Drift) > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("The verify commands changed %s while they ran; what agentfix commits is the validated diff alone, without those changes.", strings.Join(codeAll(res.Drift), ", ")))
+	}
 	r.Proof = proofOf(res.Proof)
 	if len(res.Files) > 0 {
 		stop := untrusted.Markdown(o.Reason)

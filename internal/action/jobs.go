@@ -34,22 +34,74 @@ func (a *run) fixIssue(ctx context.Context) error {
 // fail, the pipeline fixes them into a PR into the PR's head branch (or,
 // for a fork's PR, into a comment).
 func (a *run) checkPR(ctx context.Context) error {
-	pr := a.job.PR
 	a.status.post(ctx, report.StageChecking)
-	if pr.Fork {
-		// Allowed by triggers.allow_forks: the PR's code must find no token.
-		if err := trust.CheckNoPersistedToken(ctx, a.dir); err != nil {
-			return &ConfigError{fmt.Errorf("check: %w", err)}
-		}
+	if err := a.forkSafe(ctx); err != nil {
+		return err
 	}
-	ref := pr.HeadRef
-	if pr.Fork {
-		ref = fmt.Sprintf("refs/pull/%d/head", pr.Number)
-	}
-	tip, err := a.pub.CheckoutBranch(ctx, ref)
+	tip, err := a.pub.CheckoutBranch(ctx, a.headRef())
 	if err != nil {
 		return fmt.Errorf("check: workspace: %w", err)
 	}
+	var cmds []string
+	if a.job.Task != "" {
+		cmds = []string{a.job.Task}
+	}
+	task := agent.Task{Title: a.job.Title, Body: fmt.Sprintf("Make the failing checks of pull request #%d pass.", a.job.Number)}
+	return a.intoPR(ctx, tip, pipeline.Job{Task: task, FromFailures: true, Commands: cmds})
+}
+
+// fixPR is `/agent fix` on someone else's PR: what the comment asks,
+// fixed into a PR into the PR's head branch (for a fork's PR, into a
+// comment), as check does with failing checks.
+func (a *run) fixPR(ctx context.Context) error {
+	pr := a.job.PR
+	a.status.post(ctx, report.StageWorking)
+	if err := a.forkSafe(ctx); err != nil {
+		return err
+	}
+	b, err := a.pub.ReadPRBranch(ctx, a.headRef(), pr.BaseRef)
+	if err != nil {
+		return fmt.Errorf("fix: workspace: %w", err)
+	}
+	diff, err := a.pub.Diff(ctx, b)
+	if err != nil {
+		return fmt.Errorf("fix: workspace: %w", err)
+	}
+	if err := a.pub.Checkout(ctx, b.Tip); err != nil {
+		return fmt.Errorf("fix: workspace: %w", err)
+	}
+	task, hidden := requestTask(request{number: a.job.Number, title: a.job.Title, original: prDescription(a.job.Body), base: pr.BaseRef, diff: diff,
+		asker: a.job.Actor.Login, comment: a.job.Comment, instructions: a.job.Task})
+	a.noteRequest(hidden)
+	return a.intoPR(ctx, b.Tip, pipeline.Job{Task: task})
+}
+
+// forkSafe refuses to run a fork PR's code (allowed by
+// triggers.allow_forks) while a token is on disk.
+func (a *run) forkSafe(ctx context.Context) error {
+	if !a.job.PR.Fork {
+		return nil
+	}
+	if err := trust.CheckNoPersistedToken(ctx, a.dir); err != nil {
+		return &ConfigError{fmt.Errorf("%s: %w", a.job.Kind, err)}
+	}
+	return nil
+}
+
+// headRef is the ref of the PR's head: its branch, or for a fork's PR the
+// ref GitHub keeps in the base repository.
+func (a *run) headRef() string {
+	if pr := a.job.PR; pr.Fork {
+		return fmt.Sprintf("refs/pull/%d/head", pr.Number)
+	}
+	return a.job.PR.HeadRef
+}
+
+// intoPR runs job on the PR's head (checked out at tip): a fix becomes a
+// PR from <prefix>pr-<N> into the PR's head branch, or for a fork's PR a
+// diff in the status comment.
+func (a *run) intoPR(ctx context.Context, tip string, job pipeline.Job) error {
+	pr := a.job.PR
 	// The permission check approved the PR as the API showed it; code
 	// pushed since then was not approved by anyone.
 	if moved := trust.HeadMoved(a.job, tip); moved != "" {
@@ -65,14 +117,9 @@ func (a *run) checkPR(ctx context.Context) error {
 		c.PR.OnUnverified = config.OnUnverifiedComment
 		cfg = &c
 	}
-	var cmds []string
-	if a.job.Task != "" {
-		cmds = []string{a.job.Task}
-	}
 	branch := publish.BranchName(a.cfg.PR.BranchPrefix, publish.BranchPR, fmt.Sprint(a.job.Number))
-	task := agent.Task{Title: a.job.Title, Body: fmt.Sprintf("Make the failing checks of pull request #%d pass.", a.job.Number)}
-	return a.pipeline(ctx, pipeline.Job{Name: "pr-" + fmt.Sprint(a.job.Number), Config: cfg, Task: task, FromFailures: true, Commands: cmds},
-		&gitHub{a: a, branch: func(*pipeline.Outcome) string { return branch }, base: pr.HeadRef, fork: pr.Fork})
+	job.Name, job.Config = "pr-"+fmt.Sprint(a.job.Number), cfg
+	return a.pipeline(ctx, job, &gitHub{a: a, branch: func(*pipeline.Outcome) string { return branch }, base: pr.HeadRef, fork: pr.Fork})
 }
 
 // nightly verifies the default branch. Green: nothing to do. Red: the
@@ -97,6 +144,10 @@ func (a *run) pipeline(ctx context.Context, job pipeline.Job, d *gitHub) error {
 	// holds: a PR's head (a fork's, even) must not steer the model.
 	job.Instructions = func(ctx context.Context) ([]instructions.File, error) {
 		return instructions.Read(ctx, &instructions.GitHub{Repos: a.gh.Repositories, Owner: a.job.Owner, Repo: a.job.Repo, Branch: a.base})
+	}
+	// Where origin points is read now, before any code of the job runs.
+	if err := a.pub.Prepare(ctx); err != nil {
+		return fmt.Errorf("workspace: %w", err)
 	}
 	d.start(ctx)
 	out, err := pipeline.Run(ctx, job, a.opts.Deps)

@@ -26,6 +26,9 @@ type status struct {
 	// foreign are the authors of comments that carry the status marker
 	// but are not agentfix's: left alone, and noted in the final text.
 	foreign []string
+	// quiet: the job keeps no status comment (a revision answers with one
+	// reply once it is done).
+	quiet bool
 }
 
 // finalPostTimeout bounds the last edit of a run that is already
@@ -34,17 +37,18 @@ const finalPostTimeout = 30 * time.Second
 
 // render is the comment's text at stage (round is the current round for
 // report.StageRound).
-func (s *status) render(stage report.Stage, round int) string {
+func (s *status) render(stage report.Stage, round int, waiting string) string {
 	r := *s.a.rep
 	if stage == report.StageRound {
 		r.Rounds = round
 	}
+	r.Waiting = waiting
 	return report.StatusComment(&r, stage)
 }
 
 // post edits the comment to stage, now.
 func (s *status) post(ctx context.Context, stage report.Stage) {
-	s.send(ctx, stage, s.a.rep.Rounds)
+	s.send(ctx, stage, s.a.rep.Rounds, "")
 }
 
 // done edits the comment to the run's final state, also when ctx is
@@ -58,18 +62,19 @@ func (s *status) done(ctx context.Context) {
 	}
 	s.foreign = nil
 	s.mu.Unlock()
-	s.send(ctx, report.StageDone, s.a.rep.Rounds)
+	s.send(ctx, report.StageDone, s.a.rep.Rounds, "")
 }
 
-// send edits the comment to stage. A failure to post is logged, not fatal:
+// send edits the comment to stage (waiting: what the model server is
+// doing, or ""). A failure to post is logged, not fatal:
 // the work matters more than the comment about it.
-func (s *status) send(ctx context.Context, stage report.Stage, round int) {
+func (s *status) send(ctx context.Context, stage report.Stage, round int, waiting string) {
 	a := s.a
-	if a.job == nil || a.job.Number == 0 || a.dryRun || a.pub == nil {
-		return
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if a.job == nil || a.job.Number == 0 || a.dryRun || a.pub == nil || s.quiet {
+		return
+	}
 	if !s.loaded {
 		// The comment an earlier run left: its outcome joins the history.
 		id, prev, foreign, err := a.pub.FindComment(ctx, a.job.Number, report.StatusMarker)
@@ -83,7 +88,7 @@ func (s *status) send(ctx context.Context, stage report.Stage, round int) {
 		s.foreign = append(s.foreign, foreign...)
 		a.rep.History = report.EarlierRuns(prev)
 	}
-	body := s.render(stage, round)
+	body := s.render(stage, round, waiting)
 	if s.id != 0 && body == s.last {
 		return
 	}
@@ -121,17 +126,18 @@ func newPoster(ctx context.Context, cancel context.CancelFunc, s *status) *poste
 
 // pending is a stage waiting to be posted.
 type pending struct {
-	stage report.Stage
-	round int
+	stage   report.Stage
+	round   int
+	waiting string
 }
 
 // offer replaces the stage waiting to be posted; it never blocks.
-func (p *poster) offer(stage report.Stage, round int) {
+func (p *poster) offer(stage report.Stage, round int, waiting string) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
-	p.next = &pending{stage, round}
+	p.next = &pending{stage, round, waiting}
 	p.mu.Unlock()
 	select {
 	case p.wake <- struct{}{}:
@@ -152,7 +158,7 @@ func (p *poster) loop() {
 		p.next = nil
 		p.mu.Unlock()
 		if next != nil && !closed {
-			p.s.send(p.ctx, next.stage, next.round)
+			p.s.send(p.ctx, next.stage, next.round, next.waiting)
 		}
 		if closed {
 			return

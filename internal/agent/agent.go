@@ -62,6 +62,10 @@ type Job struct {
 	// that passes the commands without such a test is Unproven. For a
 	// task given as text while the checks pass (verify.proof: test).
 	Reproduce bool
+	// Frozen are test files no patch may change, rename or delete: the
+	// existing proof of a pull request being revised, which the suite
+	// must still pass as written.
+	Frozen []string
 }
 
 // Progress is where the loop is: a state and, from the first patch on, the
@@ -143,6 +147,10 @@ type Result struct {
 	Digest string `json:"digest,omitempty"`
 	// Head is the commit the run started from.
 	Head string `json:"head"`
+	// Drift lists the paths where the work tree of a fix was not Head
+	// with Diff applied once the verify commands had run: the code under
+	// test changed them. A commit of the fix holds Diff alone.
+	Drift []string `json:"drift,omitempty"`
 }
 
 // Timings are where the run's wall time went, in milliseconds.

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/agentfix/agentfix/internal/session"
@@ -16,6 +17,7 @@ type ResultEvent struct {
 	Diff       string              `json:"diff"`
 	Files      []string            `json:"files"`
 	Ranges     []session.RangeHash `json:"ranges,omitempty"`
+	Drift      []string            `json:"drift,omitempty"`
 	Timings    Timings             `json:"timings"`
 	Tokens     Tokens              `json:"tokens"`
 }
@@ -47,15 +49,36 @@ func (r *run) finish(ctx context.Context, result, reason, detail string) (*Resul
 	if r.best.report != nil {
 		r.res.Verify = r.best.report
 	}
+	if result == Fixed {
+		r.res.Drift = r.drift(ctx)
+	}
 	r.res.Timings = Timings{ModelMS: r.modelTime.Milliseconds(), VerifyMS: r.verifyTime.Milliseconds(), TotalMS: time.Since(r.begin).Milliseconds()}
 	r.record("result", ResultEvent{
 		Result: result, StopReason: reason, StopDetail: detail, Rounds: r.res.Rounds,
-		Diff: r.res.Diff, Files: r.res.Files, Ranges: session.RangeHashes(r.res.Diff),
+		Diff: r.res.Diff, Files: r.res.Files, Ranges: session.RangeHashes(r.res.Diff), Drift: r.res.Drift,
 		Timings: r.res.Timings, Tokens: r.res.Tokens,
 	})
 	r.enter(StateDone, reason+": "+detail)
 	res := r.res
 	return &res, nil
+}
+
+// drift compares the work tree of a verified fix with the validated diff
+// and says what the code under test changed: none of it is ever
+// committed, but a person should know the tests rewrote files.
+func (r *run) drift(ctx context.Context) []string {
+	if r.repo == nil || r.cp == nil {
+		return nil
+	}
+	drift, err := r.repo.Drift(context.WithoutCancel(ctx), r.cp, r.best.diff)
+	if err != nil {
+		r.logf("%v", err)
+		return nil
+	}
+	if len(drift) > 0 {
+		r.logf("the work tree changed while the verify commands ran: %s differ from the validated diff; only the validated diff is committed or published", strings.Join(drift, ", "))
+	}
+	return drift
 }
 
 // reset puts the work tree back to the checkpoint after a failed round,

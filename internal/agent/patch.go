@@ -92,8 +92,9 @@ func (r *run) ask(ctx context.Context, attempt int, searchReplace bool) (reply s
 // never the reproducing test.
 func (r *run) policy() patch.Policy {
 	pol := patch.PolicyFrom(r.cfg)
+	pol.Frozen = append(pol.Frozen, r.job.Frozen...)
 	if r.repro != nil {
-		pol.Frozen = r.repro.files
+		pol.Frozen = append(pol.Frozen, r.repro.files...)
 	}
 	return pol
 }

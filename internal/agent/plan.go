@@ -114,6 +114,9 @@ func parsePlan(reply, root string, maxFiles int) (*Plan, error) {
 		if strings.ContainsFunc(strings.TrimSpace(f), func(r rune) bool { return unicode.IsControl(r) || untrusted.Invisible(r) || r == utf8.RuneError }) {
 			return nil, fmt.Errorf("file name %q holds a line break, a control or an invisible character; give each file as its path relative to the repository root", f)
 		}
+		if strings.TrimSpace(f) == "" {
+			return nil, fmt.Errorf(`"files" holds an empty name (entry %d); give each file as its path relative to the repository root, e.g. "pkg/a.go"`, i+1)
+		}
 		clean := path.Clean(strings.TrimPrefix(filepath.ToSlash(strings.TrimSpace(f)), "./"))
 		p.Files[i] = clean
 		if clean == "." || strings.HasPrefix(clean, "../") || clean == ".." || path.IsAbs(clean) || strings.HasPrefix(clean, ".git/") {

@@ -74,6 +74,8 @@ func TestParsePlan(t *testing.T) {
 		{`{"files":["pkg/a.go\r::warning title=Security::ok"],"steps":["x"]}`, "line break"},
 		{`{"files":["pkg/\u202ea.go"],"steps":["x"]}`, "invisible"},
 		{`{"files":["pkg/a.go\n"],"steps":["x"]}`, ""},
+		{`{"files":["pkg/a.go", " "],"steps":["x"]}`, `"files" holds an empty name (entry 2)`},
+		{`{"files":[""],"steps":["x"]}`, `"files" holds an empty name (entry 1)`},
 	} {
 		_, err := parsePlan(tc.reply, root, 2)
 		switch {

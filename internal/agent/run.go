@@ -193,7 +193,7 @@ func newRun(job Job) *run {
 func (r *run) stop(parent, ctx context.Context, err error) (*Result, error) {
 	switch {
 	case parent.Err() != nil:
-		return r.finish(ctx, NotFixed, StopInterrupted, "interrupted: "+err.Error())
+		return r.finish(ctx, NotFixed, StopInterrupted, err.Error())
 	case ctx.Err() != nil:
 		return r.finish(ctx, NotFixed, StopWallTime, fmt.Sprintf("limits.wall_time (%s) used up: %v", r.cfg.Limits.WallTime, err))
 	case isConfig(err):

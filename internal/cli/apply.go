@@ -116,17 +116,19 @@ func (o *applyOptions) read(e *Env) (string, error) {
 	return string(b), nil
 }
 
-// report prints the diff on stdout and what happened on stderr.
+// report prints the diff on stdout and what happened on stderr. A refused
+// reply changed nothing, so its repairs ("created it") are not reported as
+// done: only the problems are.
 func (o *applyOptions) report(e *Env, res *patch.Result) {
-	for _, r := range res.Repairs {
-		fmt.Fprintf(e.Stderr, "repaired: %s\n", r)
-	}
 	if !res.Applied {
 		fmt.Fprintln(e.Stderr, "agentfix apply: refused; nothing was changed:")
 		for _, p := range res.Errors {
 			fmt.Fprintf(e.Stderr, "  - %s\n", p)
 		}
 		return
+	}
+	for _, r := range res.Repairs {
+		fmt.Fprintf(e.Stderr, "repaired: %s\n", r)
 	}
 	fmt.Fprint(e.Stdout, res.Diff)
 	verb := "applied to"

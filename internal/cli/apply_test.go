@@ -149,6 +149,23 @@ func TestApplyRefusalHumanOutput(t *testing.T) {
 	applyGolden(t, "refused", errOut)
 }
 
+// TestApplyRefusalReportsNoRepairs: a refused reply wrote nothing, so it
+// must not say it created a file or repaired a hunk.
+func TestApplyRefusalReportsNoRepairs(t *testing.T) {
+	dir := applyRepo(t, "")
+	reply := "```diff\n--- a/new.go\n+++ b/new.go\n@@ -0,0 +1 @@\n+package greet\n```\n\n```diff\n--- a/greet.go\n+++ b/greet.go\n@@ -4,3 +4,3 @@\n func Hello() string {\n-\treturn \"goodbye\"\n+\treturn \"hi\"\n }\n```\n"
+	code, _, errOut := runApplyCLI(t, reply, "--repo", dir)
+	if code != 1 || !strings.Contains(errOut, "refused; nothing was changed") {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	if strings.Contains(errOut, "repaired:") || strings.Contains(errOut, "created it") {
+		t.Errorf("a refused reply reports repairs:\n%s", errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new.go")); err == nil {
+		t.Error("new.go was written")
+	}
+}
+
 func TestApplyUsageErrors(t *testing.T) {
 	dir := applyRepo(t, "")
 	bad := applyRepo(t, "paths:\n  nope: 1\n")

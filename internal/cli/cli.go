@@ -99,6 +99,7 @@ func commands() []command {
 		{"action", "run as a GitHub Action (the default inside Actions)", runAction},
 		{"replay", "re-run a recorded session without a model server", runReplay},
 		{"config", "validate the configuration, or print its schema", runConfig},
+		{"init", "write the workflow and a commented config into a repository", runInit},
 		{"doctor", "check that everything agentfix needs is in place", runDoctor},
 		{"version", "print the version", runVersion},
 	}
@@ -109,9 +110,25 @@ func commands() []command {
 func Main(ctx context.Context, args []string, e *Env) int {
 	err := Run(ctx, args, e)
 	if err != nil && !exitcode.IsSilent(err) && !reported(err) {
-		untrusted.Logf(e.Stderr, "agentfix: %v", err)
+		printError(e.Stderr, err)
 	}
 	return exitCode(ctx, err)
+}
+
+// printError writes err to the log. Each line is made safe apart, so a
+// config error's list of problems reads as a list, one per line, while no
+// text in it can start a workflow command or a line of its own.
+func printError(w io.Writer, err error) {
+	var cerr *config.Error
+	if !errors.As(err, &cerr) || len(cerr.Problems) < 2 {
+		untrusted.Logf(w, "agentfix: %v", err)
+		return
+	}
+	context, _ := strings.CutSuffix(err.Error(), cerr.Error()) // what wrapped it, if anything
+	untrusted.Logf(w, "agentfix: %sconfig has %d problems:", context, len(cerr.Problems))
+	for _, p := range cerr.Problems {
+		untrusted.Logf(w, "  %s", p)
+	}
 }
 
 // Run dispatches to the subcommand named by args[0].

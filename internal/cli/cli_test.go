@@ -109,6 +109,9 @@ func TestConfigValidate(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
 	}
+	if !strings.Contains(errOut, "problems:\n  .github/agent-fix.yml:3:3:") {
+		t.Errorf("the problems are not one per line:\n%s", errOut)
+	}
 	// Value problems are reported once the file parses.
 	if err := os.WriteFile(filepath.Join(bad, ".github", "agent-fix.yml"), []byte("verify:\n  commands: [\"go test ./... | tee log\"]\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -15,7 +15,7 @@ type doctorOptions struct {
 
 func runDoctor(ctx context.Context, e *Env, args []string) error {
 	var opts doctorOptions
-	fs := newFlagSet(e, "doctor", "[--repo DIR] [--json]", `
+	fs := newFlagSet(e, "doctor", "[--repo DIR] [--config FILE] [--model MODEL] [--ollama-host URL] [--test-cmd CMD] [--max-rounds N] [--json]", `
 Check that everything agentfix needs is in place: git and a clean checkout,
 a valid config, the Ollama server and the model (and whether its context
 fits), the verify commands, and inside GitHub Actions the token, its
@@ -33,7 +33,11 @@ Exit 0 when all is well, 1 otherwise.`)
 	if err != nil {
 		return err
 	}
-	r := doctor.Run(ctx, doctor.Options{Repo: repo, Getenv: e.Getenv, Flags: opts.cf.flags})
+	do := doctor.Options{Repo: repo, Getenv: e.Getenv, Flags: opts.cf.flags}
+	if !opts.json {
+		do.Out = e.Stdout // each check as it is made: the model server can take seconds
+	}
+	r := doctor.Run(ctx, do)
 	if opts.json {
 		enc := json.NewEncoder(e.Stdout)
 		enc.SetIndent("", "  ")
@@ -44,7 +48,7 @@ Exit 0 when all is well, 1 otherwise.`)
 			return err
 		}
 	} else {
-		r.Print(e.Stdout)
+		r.PrintSummary(e.Stdout)
 	}
 	if !r.OK() {
 		return exitcode.Silent(exitcode.NotSucceeded)

@@ -3,11 +3,11 @@ package cli
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agentfix/agentfix/internal/testing/fixtures"
 	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
 
@@ -38,12 +38,7 @@ func runFixJSON(t *testing.T, args ...string) (int, proofReport, string) {
 	return code, rep, stderr
 }
 
-func needTool(t *testing.T, name string) {
-	t.Helper()
-	if _, err := exec.LookPath(name); err != nil {
-		t.Skipf("%s is not installed: %v", name, err)
-	}
-}
+func needTool(t *testing.T, name string) { t.Helper(); fixtures.NeedTool(t, name) }
 
 // script makes srv answer with replies, in order.
 func script(srv *ollamafake.Server, replies ...string) {

@@ -341,7 +341,85 @@ func interruptMidStream(t *testing.T, sig syscall.Signal, want int) {
 	if code := <-done; code != want || !strings.Contains(stdout.String(), "interrupted") {
 		t.Fatalf("exit %d, want %d\n%s\n%s", code, want, stdout.String(), stderr.String())
 	}
+	if strings.Contains(stdout.String(), "interrupted: interrupted") {
+		t.Errorf("the stop reason is said twice:\n%s", stdout.String())
+	}
 	if st := fixGit(t, repo, "status", "--porcelain"); st != "" {
 		t.Errorf("tree not restored:\n%s", st)
+	}
+}
+
+// tamperReply fixes Sum and adds a test that, when it runs, appends an
+// AWS key and a private key header to sum.go and drops a file of its own:
+// what a prompt-injected model would write to smuggle a secret into the
+// commit. The literals are split so that the patch validator's secret
+// check does not refuse the diff itself.
+const tamperReply = "```diff\n" + `--- a/sum.go
++++ b/sum.go
+@@ -4,7 +4,7 @@ package sum
+ // Sum returns the sum of xs.
+ func Sum(xs []int) int {
+ 	t := 0
+-	for i := 1; i < len(xs); i++ {
++	for i := 0; i < len(xs); i++ {
+ 		t += xs[i]
+ 	}
+ 	return t
+--- /dev/null
++++ b/tamper_test.go
+@@ -0,0 +1,15 @@
++package sum
++
++import (
++	"os"
++	"testing"
++)
++
++func TestZZ(t *testing.T) {
++	f, err := os.OpenFile("sum.go", os.O_APPEND|os.O_WRONLY, 0)
++	if err == nil {
++		f.WriteString("// AKIA" + "IOSFODNN7EXAMPLE\n// -----BEGIN OPENSSH " + "PRIVATE KEY-----\n")
++		f.Close()
++	}
++	os.WriteFile("loot.txt", []byte("exfiltrated\n"), 0o644)
++}
+` + "```\n"
+
+func TestFixCommitsTheValidatedDiffNotWhatTheTestsWrote(t *testing.T) {
+	repo := fixRepo(t)
+	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
+	srv.Script(e2eModel, ollamafake.Text(e2ePlan), ollamafake.Text(tamperReply))
+	sessionPath := filepath.Join(t.TempDir(), "s.jsonl")
+	code, stdout, stderr := runFixCmd(t, "fix", "--repo", repo, "--failing", "--json", "--ollama-host", srv.URL, "--session", sessionPath)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	var rep struct {
+		Branch string
+		Drift  []string
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v:\n%s", err, stdout)
+	}
+	tampered, _ := os.ReadFile(filepath.Join(repo, "sum.go"))
+	if !strings.Contains(string(tampered), "AKIAIOSFODNN7EXAMPLE") {
+		t.Fatalf("the model's test never rewrote sum.go: the test proves nothing\n%s", tampered)
+	}
+	want := strings.Replace(fixGit(t, repo, "show", "main:sum.go"), "i := 1;", "i := 0;", 1)
+	if got := fixGit(t, repo, "show", rep.Branch+":sum.go"); got != want {
+		t.Errorf("the branch's sum.go is not the validated fix:\n%s", got)
+	}
+	if files := fixGit(t, repo, "diff", "--name-only", "main", rep.Branch); files != "sum.go\ntamper_test.go\n" {
+		t.Errorf("the commit changes %q, want sum.go and tamper_test.go", files)
+	}
+	if strings.Join(rep.Drift, " ") != "loot.txt sum.go" && strings.Join(rep.Drift, " ") != "sum.go loot.txt" {
+		t.Errorf("--json drift = %v, want sum.go and loot.txt", rep.Drift)
+	}
+	if !strings.Contains(stderr, "the work tree changed while the verify commands ran: ") || !strings.Contains(stderr, "only the validated diff is committed") {
+		t.Errorf("the log does not say the tests changed the work tree:\n%s", stderr)
+	}
+	rec, _ := os.ReadFile(sessionPath)
+	if !strings.Contains(string(rec), `"drift":[`) {
+		t.Errorf("the session record does not say the tests changed the work tree")
 	}
 }

@@ -90,6 +90,10 @@ type Limits struct {
 	MaxFiles        int      `yaml:"max_files"`
 	MaxChangedLines int      `yaml:"max_changed_lines"`
 	WallTime        Duration `yaml:"wall_time"`
+	// MaxRevisions bounds the revisions agentfix makes to one pull request
+	// in answer to reviews, so that a bot reviewer and agentfix cannot
+	// ping-pong forever.
+	MaxRevisions int `yaml:"max_revisions"`
 }
 
 // Paths says which files a patch may touch (doublestar globs, relative to
@@ -168,7 +172,7 @@ func Default() *Config {
 			MaxMemoryMB:  4096,
 			MaxProcesses: 1024,
 		},
-		Limits: Limits{MaxRounds: 5, MaxFiles: 10, MaxChangedLines: 400, WallTime: Duration(45 * time.Minute)},
+		Limits: Limits{MaxRounds: 5, MaxFiles: 10, MaxChangedLines: 400, WallTime: Duration(45 * time.Minute), MaxRevisions: 5},
 		Paths: Paths{
 			Allow: []string{"**"},
 			Deny:  []string{".github/workflows/**", "**/*.pem", "**/.env*"},

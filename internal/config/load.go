@@ -58,21 +58,31 @@ func Load(opts LoadOptions) (*Config, Sources, error) {
 	if !filepath.IsAbs(full) {
 		full = filepath.Join(opts.RepoDir, path)
 	}
+	shown, relative := path, "" // the name problems are reported under
+	if !filepath.IsAbs(path) && filepath.Clean(path) != DefaultPath {
+		// A relative --config is read from the repository, not the
+		// current directory: say which file that was.
+		shown, relative = full, fmt.Sprintf("; %s is read from the repository root (%s), not the current directory", path, opts.RepoDir)
+	}
+	// Every problem is reported at once: the file's, the overrides' and
+	// the values'; only a file that is not YAML at all stops here.
+	var probs []Problem
 	data, err := os.ReadFile(full)
 	switch {
 	case err == nil:
-		if err := Parse(path, data, cfg, src); err != nil {
-			return nil, nil, err
+		fileProbs, syntax := parse(shown, data, cfg, src)
+		if syntax {
+			return nil, nil, &Error{Problems: fileProbs}
 		}
+		probs = fileProbs
 	case errors.Is(err, fs.ErrNotExist) && !explicit:
 		// No file: defaults are enough.
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, nil, &Error{Problems: []Problem{{File: path, Msg: fmt.Sprintf("does not exist (named by %s); create it or fix the path", how)}}}
+		return nil, nil, &Error{Problems: []Problem{{File: shown, Msg: fmt.Sprintf("does not exist (named by %s)%s; create it or fix the path", how, relative)}}}
 	default:
-		return nil, nil, &Error{Problems: []Problem{{File: path, Msg: fmt.Sprintf("cannot be read: %v", err)}}}
+		return nil, nil, &Error{Problems: []Problem{{File: shown, Msg: fmt.Sprintf("cannot be read: %v", err)}}}
 	}
 
-	var probs []Problem
 	set := func(key, from, value string) {
 		if value == "" {
 			return
@@ -95,10 +105,6 @@ func Load(opts LoadOptions) (*Config, Sources, error) {
 	if opts.Flags.MaxRounds != 0 {
 		set("limits.max_rounds", "flag --max-rounds", strconv.Itoa(opts.Flags.MaxRounds))
 	}
-	if len(probs) > 0 {
-		return nil, nil, &Error{Problems: probs}
-	}
-
 	if len(cfg.Verify.Commands) == 0 {
 		cmd, marker := DetectVerify(opts.RepoDir)
 		switch {
@@ -106,11 +112,22 @@ func Load(opts LoadOptions) (*Config, Sources, error) {
 			cfg.Verify.Commands = []string{cmd}
 			src["verify.commands"] = "detected from " + marker
 		case opts.NeedVerify:
-			return nil, nil, &Error{Problems: []Problem{{Key: "verify.commands", Msg: "is empty and no test command could be detected (no go.mod, package.json test script, Cargo.toml or pytest config); set verify.commands in " + DefaultPath + ", the test-command input, or --test-cmd"}}}
+			probs = append(probs, Problem{Key: "verify.commands", Msg: "is empty and no test command could be detected (no go.mod, package.json test script, Cargo.toml or pytest config); set verify.commands in " + DefaultPath + ", the test-command input, or --test-cmd"})
 		}
 	}
-	if err := Validate(cfg, src); err != nil {
-		return nil, nil, err
+	var verr *Error
+	if err := Validate(cfg, src); errors.As(err, &verr) {
+		// A key already reported (not a number, say) kept its default;
+		// what Validate says of that default is noise.
+		for _, p := range verr.Problems {
+			if !reported(probs, p.Key) {
+				probs = append(probs, p)
+			}
+		}
+	}
+	if len(probs) > 0 {
+		sortProblems(probs)
+		return nil, nil, &Error{Problems: probs}
 	}
 	cfg.Ollama.Host, _ = NormalizeHost(cfg.Ollama.Host)
 	return cfg, src, nil
@@ -179,4 +196,14 @@ func setKey(cfg *Config, key, value string) error {
 		return fmt.Errorf("cannot be set here")
 	}
 	return nil
+}
+
+// reported reports whether a problem with key is in probs.
+func reported(probs []Problem, key string) bool {
+	for _, p := range probs {
+		if key != "" && p.Key == key {
+			return true
+		}
+	}
+	return false
 }

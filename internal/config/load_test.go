@@ -48,9 +48,9 @@ func TestLoadPrecedence(t *testing.T) {
 		{name: "flag over input", env: map[string]string{"INPUT_MODEL": "from-input"}, flags: Flags{Model: "from-flag", MaxRounds: 9, TestCmd: "go test -run TestX ./..."},
 			model: "from-flag", modelSrc: "flag --model", rounds: 9, host: "http://127.0.0.1:11434", cmds: "go test -run TestX ./...", cmdsSrc: "flag --test-cmd"},
 		{name: "config input picks the file", env: map[string]string{"INPUT_CONFIG": "other.yml"},
-			model: "from-other-file", modelSrc: "other.yml:1:8", rounds: 5, host: "http://127.0.0.1:11434", cmds: "go test ./...", cmdsSrc: "detected from go.mod"},
+			model: "from-other-file", modelSrc: filepath.Join(repo, "other.yml") + ":1:8", rounds: 5, host: "http://127.0.0.1:11434", cmds: "go test ./...", cmdsSrc: "detected from go.mod"},
 		{name: "config flag over config input", env: map[string]string{"INPUT_CONFIG": "missing.yml"}, flags: Flags{Config: "other.yml"},
-			model: "from-other-file", modelSrc: "other.yml:1:8", rounds: 5, host: "http://127.0.0.1:11434", cmds: "go test ./...", cmdsSrc: "detected from go.mod"},
+			model: "from-other-file", modelSrc: filepath.Join(repo, "other.yml") + ":1:8", rounds: 5, host: "http://127.0.0.1:11434", cmds: "go test ./...", cmdsSrc: "detected from go.mod"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -130,5 +130,49 @@ func TestDetectVerify(t *testing.T) {
 		if got, _ := DetectVerify(dir); got != tt.want {
 			t.Errorf("DetectVerify(%v) = %q, want %q", tt.files, got, tt.want)
 		}
+	}
+}
+
+// TestLoadReportsEveryProblemAtOnce: problems the decoder finds (an
+// unknown key, a value that is not a number) and problems of the values
+// (a bad on_unverified, an invalid glob, a bad command) come in one error,
+// so a user fixes them in one go instead of one set per attempt.
+func TestLoadReportsEveryProblemAtOnce(t *testing.T) {
+	repo := t.TempDir()
+	writeFile(t, filepath.Join(repo, DefaultPath), "modle: x\npr:\n  on_unverified: maybe\npaths:\n  deny: [\"[abc\"]\ntriggers:\n  command: agent\nlimits:\n  max_files: many\n")
+	_, _, err := Load(LoadOptions{RepoDir: repo, Flags: Flags{TestCmd: "go test ./...", MaxRounds: -2}, NeedVerify: true})
+	var cerr *Error
+	if !errors.As(err, &cerr) {
+		t.Fatalf("err = %v, want *config.Error", err)
+	}
+	for _, want := range []string{
+		`:1:1: unknown key "modle"`,
+		`:3:18: pr.on_unverified: "maybe" must be one of`,
+		`:5:10: paths.deny[0]: "[abc" is not a valid glob`,
+		`:7:12: triggers.command: "agent" must be a slash and a word`,
+		`:9:14: limits.max_files: "many" is not a whole number`,
+		`limits.max_rounds: "-2" is not a positive whole number (set by flag --max-rounds)`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("err lacks %q:\n%v", want, err)
+		}
+	}
+	if len(cerr.Problems) != 6 {
+		t.Errorf("%d problems, want 6 (max_files once, not again for its default):\n%v", len(cerr.Problems), err)
+	}
+}
+
+// TestRelativeConfigIsShownResolved: a relative --config is read from the
+// repository root; the error names the file it read and says so.
+func TestRelativeConfigIsShownResolved(t *testing.T) {
+	repo := t.TempDir()
+	writeFile(t, filepath.Join(repo, "ci", "fix.yml"), "modle: x\n")
+	_, _, err := Load(LoadOptions{RepoDir: repo, Flags: Flags{Config: "ci/fix.yml", TestCmd: "go test ./..."}})
+	if want := filepath.Join(repo, "ci", "fix.yml") + ":1:1: unknown key"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want it to contain %q", err, want)
+	}
+	_, _, err = Load(LoadOptions{RepoDir: repo, Flags: Flags{Config: "ci/none.yml", TestCmd: "go test ./..."}})
+	if want := filepath.Join(repo, "ci", "none.yml") + ": does not exist (named by flag --config); ci/none.yml is read from the repository root"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want it to contain %q", err, want)
 	}
 }

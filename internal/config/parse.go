@@ -64,19 +64,27 @@ type Sources map[string]string
 // the values already there, and src records their line. Every unknown key,
 // wrong type and unparsable value is reported, not just the first.
 func Parse(file string, data []byte, cfg *Config, src Sources) error {
+	probs, syntax := parse(file, data, cfg, src)
+	if syntax || len(probs) > 0 {
+		return &Error{Problems: probs}
+	}
+	return nil
+}
+
+// parse is Parse returning the problems, and whether the file is not YAML
+// at all (then nothing was decoded). A key with a problem keeps the value
+// cfg had, so the rest of the configuration can still be validated.
+func parse(file string, data []byte, cfg *Config, src Sources) (probs []Problem, syntax bool) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return &Error{Problems: []Problem{{File: file, Line: yamlErrLine(err), Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}}
+		return []Problem{{File: file, Line: yamlErrLine(err), Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}, true
 	}
 	if len(doc.Content) == 0 {
-		return nil // empty file or comments only: all defaults
+		return nil, false // empty file or comments only: all defaults
 	}
 	d := decoder{file: file, src: src}
 	d.value(doc.Content[0], reflect.ValueOf(cfg).Elem(), "")
-	if len(d.problems) > 0 {
-		return &Error{Problems: d.problems}
-	}
-	return nil
+	return d.problems, false
 }
 
 type decoder struct {

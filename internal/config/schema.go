@@ -34,6 +34,7 @@ var descriptions = map[string]string{
 	"limits.max_files":         "Most files one patch may touch.",
 	"limits.max_changed_lines": "Most added plus removed lines in one patch.",
 	"limits.wall_time":         "Longest time for the whole run (Go duration, e.g. 45m).",
+	"limits.max_revisions":     "Most revisions agentfix makes to one of its pull requests in answer to reviews; counted from the branch's commits.",
 	"paths":                    "Which files a patch may touch (doublestar globs relative to the repository root).",
 	"paths.allow":              "Globs a patch may touch.",
 	"paths.deny":               "Globs a patch may never touch; deny wins over allow.",

@@ -40,6 +40,7 @@ func Validate(cfg *Config, src Sources) error {
 	positive("limits.max_files", int64(cfg.Limits.MaxFiles), "files one patch may touch")
 	positive("limits.max_changed_lines", int64(cfg.Limits.MaxChangedLines), "lines one patch may change")
 	positive("limits.wall_time", int64(cfg.Limits.WallTime), "time for the whole run")
+	positive("limits.max_revisions", int64(cfg.Limits.MaxRevisions), "revisions of one pull request")
 
 	for i, a := range cfg.Verify.Allow {
 		if _, err := verify.Split(a); err != nil {
@@ -132,17 +133,22 @@ func Validate(cfg *Config, src Sources) error {
 	}
 
 	if len(probs) > 0 {
-		// File order reads best; problems not from the file come last.
-		sort.SliceStable(probs, func(i, j int) bool {
-			a, b := probs[i], probs[j]
-			if (a.Line == 0) != (b.Line == 0) {
-				return b.Line == 0
-			}
-			return a.Line < b.Line
-		})
+		sortProblems(probs)
 		return &Error{Problems: probs}
 	}
 	return nil
+}
+
+// sortProblems puts problems in file order, which reads best; problems not
+// from the file come last.
+func sortProblems(probs []Problem) {
+	sort.SliceStable(probs, func(i, j int) bool {
+		a, b := probs[i], probs[j]
+		if (a.Line == 0) != (b.Line == 0) {
+			return b.Line == 0
+		}
+		return a.Line < b.Line
+	})
 }
 
 var (

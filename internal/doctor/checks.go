@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os/exec"
 	"strings"
@@ -31,6 +32,9 @@ type Options struct {
 	LookPath func(string) (string, error)
 	// Ollama tunes the model-server client (tests make retries instant).
 	Ollama llm.Options
+	// Out, if set, receives each check as it is made (Report.Print would
+	// print them all at the end); the caller prints the summary.
+	Out io.Writer
 }
 
 type doctor struct {

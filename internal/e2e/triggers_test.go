@@ -207,3 +207,26 @@ func TestDispatchCheckPR(t *testing.T) {
 	st := w.StatusComments(n)
 	r.Must(t, len(st) == 1 && strings.Contains(st[0].Body, "Checks pass"), "status comment %+v", st)
 }
+
+// The request is a text task on a green suite; the doc comment it asks
+// for has no test to reproduce it, so the checks are its proof here
+// (verify.proof: checks); with the default it would be unproven.
+func TestFixCommentOnAPersonsPRFixesIntoItsBranch(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{".github/agent-fix.yml": "verify:\n  proof: checks\n"}
+	for k, v := range actiontest.FixedProject {
+		files[k] = v
+	}
+	w := newWorld(t, files)
+	head := w.PushBranch("feature", map[string]string{"README.md": "calc\n"})
+	n := w.GH.AddPR(actiontest.Repo, githubfake.Issue{Title: "Docs", User: "alice", PR: &githubfake.PullRequest{Head: "feature", HeadSHA: head}})
+	w.AnswerWith(docDiff)
+	r := w.Run("issue_comment", actiontest.CommentPayload("created", n, true, "alice", "", "/agent fix make the doc comment say a + b"))
+	r.WantResult(t, 0, "fixed")
+	r.Must(t, w.ChatsMention("make the doc comment say a + b") && w.ChatsMention("+calc"), "the instructions or the PR's diff did not reach the model")
+	prs := w.GH.OpenPRsByHead(actiontest.Repo, "agent-fix/pr-"+itoa(n))
+	r.Must(t, len(prs) == 1 && prs[0].PR.Base == "feature", "want one PR agent-fix/pr-%d → feature, got %+v", n, prs)
+	r.Must(t, w.Tip("feature") == head, "the person's branch was pushed to")
+	calc := actiontest.Git(t, w.Origin, nil, "show", "refs/heads/agent-fix/pr-"+itoa(n)+":calc.go")
+	r.Must(t, strings.Contains(calc, "// Add returns a + b."), "calc.go on the fix branch:\n%s", calc)
+}

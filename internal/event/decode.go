@@ -19,6 +19,10 @@ const (
 	EventIssueComment     = "issue_comment"
 	EventSchedule         = "schedule"
 	EventWorkflowDispatch = "workflow_dispatch"
+	// EventReview is a pull request review; EventReviewComment an inline
+	// review comment.
+	EventReview        = "pull_request_review"
+	EventReviewComment = "pull_request_review_comment"
 )
 
 // DefaultLabel is the trigger label when the config leaves triggers.label
@@ -73,6 +77,10 @@ func Parse(name string, payload []byte, repository string, t config.Triggers) (*
 		err = parseSchedule(j, payload)
 	case EventWorkflowDispatch:
 		err = parseDispatch(j, payload)
+	case EventReview:
+		err = parseReview(j, payload)
+	case EventReviewComment:
+		err = parseReviewComment(j, payload, t)
 	default:
 		ignore(j, fmt.Sprintf("event %s does not trigger agentfix", name))
 	}
@@ -181,25 +189,10 @@ func parseIssueComment(j *Job, payload []byte, t config.Triggers) error {
 	c := ev.GetComment()
 	j.Comment = &Comment{ID: c.GetID(), Body: c.GetBody(), HTMLURL: c.GetHTMLURL()}
 	j.At = c.GetCreatedAt().Time
-	j.Actor = actor(c.GetUser())
-	if j.Actor.Login == "" {
-		j.Actor = actor(ev.Sender)
-	}
-	if j.Action != "created" {
-		ignore(j, fmt.Sprintf("issue_comment/%s does not trigger agentfix (only created; edits never do)", j.Action))
-		return nil
-	}
-	if HasMarker(c.GetBody()) {
-		ignore(j, "the comment was written by agentfix (it carries the hidden marker)")
-		return nil
-	}
-	cmd := NewCommands(t.Command).Parse(c.GetBody())
+	cmd := commentCommand(j, c.GetUser(), ev.Sender, t)
 	if cmd == nil {
-		ignore(j, "the comment holds no command")
 		return nil
 	}
-	j.Command = cmd
-	j.Task = cmd.Args
 	switch {
 	case cmd.Verb == VerbHelp:
 		j.Kind = KindHelp
@@ -208,11 +201,36 @@ func parseIssueComment(j *Job, payload []byte, t config.Triggers) error {
 	case cmd.Verb == VerbCheck && j.IsPR:
 		j.Kind = KindCheckPR
 	case cmd.Verb == VerbFix:
-		ignore(j, "fix works on issues; on a pull request use check")
+		// Whose PR it is decides what fix does there (see Settle).
+		j.Kind = KindFixPR
 	default:
 		ignore(j, "check works on pull requests, not on issues")
 	}
 	return nil
+}
+
+// commentCommand sets the actor of a comment job (its author, else the
+// sender) and returns the comment's command, or nil when the job is
+// ignored: an edit, agentfix's own comment, no command.
+func commentCommand(j *Job, author, sender *github.User, t config.Triggers) *Command {
+	j.Actor = actor(author)
+	if j.Actor.Login == "" {
+		j.Actor = actor(sender)
+	}
+	switch {
+	case j.Action != "created":
+		ignore(j, fmt.Sprintf("%s/%s does not trigger agentfix (only created; edits never do)", j.EventName, j.Action))
+	case HasMarker(j.Comment.Body):
+		ignore(j, "the comment was written by agentfix (it carries the hidden marker)")
+	default:
+		j.Command = NewCommands(t.Command).Parse(j.Comment.Body)
+		if j.Command == nil {
+			ignore(j, "the comment holds no command")
+			return nil
+		}
+		j.Task = j.Command.Args
+	}
+	return j.Command
 }
 
 func parseSchedule(j *Job, payload []byte) error {

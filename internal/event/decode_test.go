@@ -149,7 +149,7 @@ func TestParseVariants(t *testing.T) {
 		{"help on issue", "issue_comment", "issue_comment.created.issue.json", commentBody("/agent help"), defaults, KindHelp},
 		{"help on PR", "issue_comment", "issue_comment.created.pr.json", commentBody("/agent help"), defaults, KindHelp},
 		{"check on issue", "issue_comment", "issue_comment.created.issue.json", commentBody("/agent check"), defaults, KindIgnore},
-		{"fix on PR", "issue_comment", "issue_comment.created.pr.json", commentBody("/agent fix"), defaults, KindIgnore},
+		{"fix on PR", "issue_comment", "issue_comment.created.pr.json", commentBody("/agent fix"), defaults, KindFixPR},
 		{"quoted command", "issue_comment", "issue_comment.created.issue.json", commentBody("> /agent fix\n\nwhy?"), defaults, KindIgnore},
 		{"command in code block", "issue_comment", "issue_comment.created.issue.json", commentBody("Try:\n```\n/agent fix\n```"), defaults, KindIgnore},
 		{"own comment", "issue_comment", "issue_comment.created.issue.json", commentBody(Marker + "\n/agent fix"), defaults, KindIgnore},
@@ -260,7 +260,8 @@ func TestSetPullRequest(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, name := range []string{"issues.labeled.json", "issue_comment.created.issue.json", "issue_comment.created.pr.json", "schedule.json", "workflow_dispatch.json"} {
+	for _, name := range []string{"issues.labeled.json", "issue_comment.created.issue.json", "issue_comment.created.pr.json", "schedule.json", "workflow_dispatch.json",
+		"pull_request_review.submitted.json", "pull_request_review_comment.created.json"} {
 		b, err := os.ReadFile(fixtures.Path("events", name))
 		if err != nil {
 			f.Fatal(err)
@@ -288,6 +289,18 @@ func FuzzParse(f *testing.F) {
 			}
 			if j.Kind == KindCheckPR && (!j.IsPR || j.PR == nil) {
 				t.Fatal("check-pr without a PR")
+			}
+		case KindFixPR, KindRevisePR:
+			if !j.IsPR || j.PR == nil || j.Number <= 0 {
+				t.Fatalf("%s without a PR", j.Kind)
+			}
+			if j.Kind == KindRevisePR && j.Review == nil {
+				t.Fatal("a revision without the review that asks for it")
+			}
+			// Settle never turns a job on someone else's PR into a revision.
+			j.Settle("agent-fix/")
+			if j.Kind == KindRevisePR && !j.PR.Own("agent-fix/") {
+				t.Fatalf("revision of %s:%s, not agentfix's", j.PR.HeadRepo, j.PR.HeadRef)
 			}
 		case KindHelp, KindNightly:
 		default:

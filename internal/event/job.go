@@ -5,6 +5,7 @@
 package event
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -24,6 +25,17 @@ const (
 	KindHelp Kind = "help"
 	// KindNightly verifies the default branch and fixes what is red.
 	KindNightly Kind = "nightly"
+	// KindRevisePR revises agentfix's own pull request: one new commit on
+	// its branch that answers a review, an inline `/agent fix` or an
+	// `/agent fix` comment on it. Job.Review and Job.Comment say what was
+	// asked.
+	KindRevisePR Kind = "revise-pr"
+	// KindFixPR is `/agent fix` on someone else's pull request: fix what
+	// the comment asks into the PR's head branch (a PR into it, as
+	// check-pr does; for a fork's PR, a diff in a comment). An
+	// issue_comment payload does not say whose PR it is: Settle turns the
+	// job into KindRevisePR once the PR is known to be agentfix's.
+	KindFixPR Kind = "fix-pr"
 	// KindIgnore means the event is not for agentfix; Job.IgnoreReason says
 	// why, for the log only. Nothing is posted.
 	KindIgnore Kind = "ignore"
@@ -38,6 +50,10 @@ const (
 	TriggerComment  Trigger = "comment"
 	TriggerSchedule Trigger = "schedule"
 	TriggerDispatch Trigger = "dispatch"
+	// TriggerReview is a submitted pull request review.
+	TriggerReview Trigger = "review"
+	// TriggerReviewComment is an inline review comment holding a command.
+	TriggerReviewComment Trigger = "review-comment"
 )
 
 // Marker is the hidden HTML comment agentfix puts in every comment, issue
@@ -74,7 +90,32 @@ type Comment struct {
 	ID      int64
 	Body    string
 	HTMLURL string
+	// Inline is true for a review comment on a line of the diff
+	// (pull_request_review_comment); Path, Line, DiffHunk and ReviewID
+	// say where it sits.
+	Inline   bool
+	Path     string
+	Line     int
+	DiffHunk string
+	ReviewID int64
 }
+
+// Review is a submitted pull request review.
+type Review struct {
+	ID int64
+	// State is the payload's, lower case: "changes_requested",
+	// "commented", "approved". (The REST API spells it in upper case.)
+	State    string
+	Body     string
+	HTMLURL  string
+	CommitID string
+}
+
+// Review states that ask for a change.
+const (
+	ReviewChangesRequested = "changes_requested"
+	ReviewCommented        = "commented"
+)
 
 // Command is a parsed slash command: `/agent <Verb> <Args>`.
 type Command struct {
@@ -107,6 +148,11 @@ type PullRequest struct {
 	// Fork is true when the head lives in another repository than the base
 	// (or that repository is gone).
 	Fork bool
+	// State is "open" or "closed"; Author is the PR's author's login.
+	State  string
+	Author string
+	// HTMLURL is the PR's page.
+	HTMLURL string
 }
 
 // Job is one decoded event: what to do, where, and for whom.
@@ -144,6 +190,9 @@ type Job struct {
 	Comment *Comment
 	// Command is the parsed slash command (comment trigger), else nil.
 	Command *Command
+	// Review is the review that asks for a revision (review trigger),
+	// else nil.
+	Review *Review
 	// PR is set when IsPR; see PullRequest.
 	PR *PullRequest
 
@@ -170,6 +219,8 @@ func (j *Job) Quote() string {
 	switch {
 	case j.Command != nil:
 		return j.Command.Line
+	case j.Review != nil:
+		return fmt.Sprintf("review by @%s (%s)", j.Actor.Login, strings.ReplaceAll(j.Review.State, "_", " "))
 	case j.Trigger == TriggerLabel:
 		return "label `" + j.Label + "` added"
 	case j.Trigger == TriggerDispatch:

@@ -10,7 +10,7 @@ import (
 
 // attacks is the attack matrix: each row is refused, with its reason
 // posted or logged, and changes nothing.
-var attacks = concat(trustAttacks, commandAttacks, diffAttacks, tokenAttacks, proofAttacks)
+var attacks = concat(trustAttacks, commandAttacks, diffAttacks, tokenAttacks, sandboxAttacks, proofAttacks)
 
 func TestAttackMatrix(t *testing.T) { runMatrix(t, "attack", attacks) }
 

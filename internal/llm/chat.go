@@ -144,6 +144,8 @@ func (c *Client) chatOnce(ctx context.Context, req *api.ChatRequest) (*Response,
 	var content, thinking strings.Builder
 	var final *api.ChatResponse
 	p := c.newProgress(req.Model)
+	stop := p.watch(ctx)
+	defer stop()
 	err := c.api.Chat(ctx, req, func(r api.ChatResponse) error {
 		content.WriteString(r.Message.Content)
 		thinking.WriteString(r.Message.Thinking)

@@ -44,6 +44,10 @@ type Options struct {
 	Now func() time.Time
 	// ProgressEvery is the interval between progress lines.
 	ProgressEvery time.Duration
+	// OnPhase is told, from another goroutine, when a request's phase
+	// changes: loading the model, evaluating the prompt, generating. nil
+	// tells no one.
+	OnPhase func(model string, p Phase)
 	// Seed is sent as the seed option on every chat request; 0 is a valid,
 	// fixed seed (the server's "random" is -1).
 	Seed int
@@ -59,6 +63,7 @@ type Client struct {
 	sleep    func(context.Context, time.Duration) error
 	now      func() time.Time
 	progress time.Duration
+	onPhase  func(string, Phase)
 	seed     int
 
 	mu      sync.Mutex
@@ -85,6 +90,7 @@ func New(host string, opts Options) (*Client, error) {
 		sleep:    opts.Sleep,
 		now:      opts.Now,
 		progress: opts.ProgressEvery,
+		onPhase:  opts.OnPhase,
 		seed:     opts.Seed,
 		ctxLens:  map[string]int{},
 	}

@@ -175,3 +175,20 @@ func formatHunk(b *strings.Builder, h []diffOp, a, z []string) {
 		fmt.Fprintf(b, "%c%s%s", o.kind, line, eol)
 	}
 }
+
+// Unified returns the git-style diff that turns old into new, the file
+// named path in both; "" when they are the same. A nil old is a new file.
+func Unified(path string, old, new []byte) string {
+	c := &change{oldPath: path, newPath: path, oldMode: modeRegular, newMode: modeRegular}
+	if old != nil {
+		t := parseText(old)
+		c.old = &t
+	}
+	t := parseText(new)
+	c.new = &t
+	d := formatDiff([]*change{c})
+	if !strings.Contains(d, "\n@@ ") {
+		return ""
+	}
+	return d
+}

@@ -13,7 +13,8 @@ import (
 
 // Local delivers to the local checkout, for `agentfix fix`: a verified fix
 // is committed on a new branch (and the checkout switched to it), or with
-// DryRun put back; the diff goes to OutDiff whatever the result, so that a
+// DryRun put back; the commit is the validated diff applied to the commit
+// the run started from, whatever the work tree holds; the diff goes to OutDiff whatever the result, so that a
 // failed run still leaves its best attempt.
 type Local struct {
 	// OutDiff is the file the diff is written to; "" writes none.
@@ -67,10 +68,9 @@ func (l *Local) Deliver(ctx context.Context, o *Outcome) error {
 		return nil
 	}
 	branch := freeBranch(ctx, repo, publish.BranchName(o.Job.Config.PR.BranchPrefix, publish.BranchLocal, workspace.Slug(o.Title())))
-	if err := repo.CreateBranch(ctx, branch); err != nil {
-		return fmt.Errorf("workspace: create branch %s: %w", branch, err)
-	}
-	sha, err := repo.Commit(ctx, workspace.DefaultIdentity, CommitMessage(o, CommitInfo{}), o.Loop.Files)
+	// The branch holds the validated diff, not what the tests left in the
+	// work tree (Loop.Drift, which the loop logged and recorded).
+	sha, err := repo.CommitDiff(ctx, branch, cp.Head, o.Diff(), CommitMessage(o, CommitInfo{}), workspace.DefaultIdentity)
 	if err != nil {
 		return fmt.Errorf("workspace: commit on %s: %w", branch, err)
 	}

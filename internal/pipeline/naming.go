@@ -33,6 +33,9 @@ type CommitInfo struct {
 	Refs int
 	// RunURL links the workflow run that made the commit.
 	RunURL string
+	// Subject replaces the subject made from the task's title: a
+	// revision says what it answers.
+	Subject string
 }
 
 // CommitMessage is the message of the commit that carries a fix, the same
@@ -42,7 +45,12 @@ func CommitMessage(o *Outcome, info CommitInfo) string {
 	var b strings.Builder
 	// The title and the steps are the and the model's words:
 	// GitHub reads a commit message for closing keywords and mentions.
-	fmt.Fprintf(&b, "agentfix: %s\n\n", firstLine(untrusted.Plain(firstLine(o.Title(), 200)), 68))
+	// A revision's subject is agentfix's own (the PR and who asked).
+	subject := untrusted.Plain(firstLine(o.Title(), 200))
+	if info.Subject != "" {
+		subject = info.Subject
+	}
+	fmt.Fprintf(&b, "agentfix: %s\n\n", firstLine(subject, 68))
 	if o.Loop != nil && o.Loop.Plan != nil && len(o.Loop.Plan.Steps) > 0 {
 		for _, s := range o.Loop.Plan.Steps {
 			fmt.Fprintf(&b, "- %s\n", untrusted.Plain(s))

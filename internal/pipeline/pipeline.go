@@ -45,6 +45,12 @@ type Job struct {
 	// check`, `fix --failing`): when they pass before any change, there is
 	// nothing to do. A text task goes on to the loop either way.
 	FromFailures bool
+	// Revision says the job revises a pull request that already carries
+	// its proof: no new reproducing test is asked for, the test files of
+	// that proof (Frozen) may not change, and the suite, which runs them,
+	// must pass.
+	Revision bool
+	Frozen   []string
 	// Commands replace the configured verify commands for this job (`/agent
 	// check CMD`). They come from a person's comment, so a refusal by the
 	// allowlist ends the run refused instead of as a configuration error.
@@ -74,6 +80,9 @@ type Deps struct {
 	Version string
 	// NewModel connects to the model server cfg names; Ollama when nil.
 	NewModel func(cfg *config.Config, d Deps) (agent.Model, error)
+	// ModelPhase is told what the model server is doing while a request
+	// waits on it (llm.Phase); Run sets it so the deliverer hears it.
+	ModelPhase func(model string, phase llm.Phase)
 }
 
 func (d Deps) withDefaults() Deps {
@@ -96,7 +105,7 @@ func (d Deps) withDefaults() Deps {
 // sampling with agent.Seed so that the same task is the same run in every
 // mode.
 func Ollama(cfg *config.Config, d Deps) (agent.Model, error) {
-	return llm.New(cfg.Ollama.Host, llm.Options{Timeout: cfg.Ollama.Timeout.D(), Log: d.Log, Sleep: d.Sleep, Now: d.Now, Seed: agent.Seed})
+	return llm.New(cfg.Ollama.Host, llm.Options{Timeout: cfg.Ollama.Timeout.D(), Log: d.Log, Sleep: d.Sleep, Now: d.Now, Seed: agent.Seed, OnPhase: d.ModelPhase})
 }
 
 // Result is how a run ended.
@@ -235,9 +244,11 @@ func Run(ctx context.Context, job Job, d Deps) (*Outcome, error) {
 		return deliver(fmt.Errorf("session: %w", err))
 	}
 	defer rec.Close()
-	rec.Record("job", JobEvent{Name: job.Name, FromFailures: job.FromFailures, Commands: job.Commands})
+	rec.Record("job", JobEvent{Name: job.Name, FromFailures: job.FromFailures, Commands: job.Commands, Revision: job.Revision, Frozen: job.Frozen})
 
-	job.Deliver.Progress(Progress{Stage: StageChecking})
+	prog := &progressTracker{d: job.Deliver}
+	d.ModelPhase = prog.phase
+	prog.Progress(Progress{Stage: StageChecking})
 	before, err := agent.CheckBefore(ctx, agent.Before{
 		Repo: repo.Root, Config: job.Config, Commands: job.Commands, Record: rec.Recorder,
 		Log: d.Log, Environ: d.Environ, Actions: d.Getenv("GITHUB_ACTIONS") == "true",
@@ -278,14 +289,15 @@ func Run(ctx context.Context, job Job, d Deps) (*Outcome, error) {
 		return deliver(fmt.Errorf("model: %w", err))
 	}
 
-	job.Deliver.Progress(Progress{Stage: StageWorking})
+	prog.Progress(Progress{Stage: StageWorking})
 	res, err := agent.Run(ctx, agent.Job{
 		Repo: repo, Checkpoint: cp, Config: job.Config, Task: task, Instructions: instr, Model: model,
 		Record: rec.Recorder, Log: d.Log, Environ: d.Environ, Version: d.Version,
-		Actions: d.Getenv("GITHUB_ACTIONS") == "true", Progress: loopProgress(job.Deliver),
+		Actions: d.Getenv("GITHUB_ACTIONS") == "true", Progress: loopProgress(prog),
 		// A task given as text while the checks pass has no failing check
 		// to judge a fix by: a test that reproduces it is asked for first.
-		Reproduce: !job.FromFailures && before.Passed && job.Config.Verify.Proof == config.ProofTest,
+		Reproduce: !job.FromFailures && !job.Revision && before.Passed && job.Config.Verify.Proof == config.ProofTest,
+		Frozen:    job.Frozen,
 	})
 	if err != nil {
 		return deliver(fmt.Errorf("loop: %w", err))
@@ -309,5 +321,7 @@ func Run(ctx context.Context, job Job, d Deps) (*Outcome, error) {
 type JobEvent struct {
 	Name         string   `json:"name"`
 	FromFailures bool     `json:"from_failures"`
+	Revision     bool     `json:"revision,omitempty"`
+	Frozen       []string `json:"frozen,omitempty"`
 	Commands     []string `json:"commands,omitempty"`
 }

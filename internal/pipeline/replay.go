@@ -94,6 +94,7 @@ func recordedJob(rec *agent.Recording) Job {
 		var je JobEvent
 		if e.Kind == "job" && e.Decode(&je) == nil {
 			job.Name, job.FromFailures, job.Commands = je.Name, je.FromFailures, je.Commands
+			job.Revision, job.Frozen = je.Revision, je.Frozen
 			break
 		}
 	}

@@ -58,3 +58,34 @@ func TestEnvironIsReadableWithoutHarden(t *testing.T) {
 		t.Fatalf("parent's environ does not even show PATH: %q", out)
 	}
 }
+
+// TestTakeLeavesNothingForChildren: after Take, a child that inherits the
+// process environment (no cmd.Env) finds no token, while the program still
+// reads it through Getenv.
+func TestTakeLeavesNothingForChildren(t *testing.T) {
+	t.Setenv("INPUT_GITHUB_TOKEN", secretValue)
+	t.Setenv("GITHUB_TOKEN", secretValue)
+	t.Setenv("PROCENV_PLAIN", "visible")
+	held := Take(func(name string) bool { return strings.HasSuffix(name, "_TOKEN") })
+	t.Cleanup(func() {
+		for k := range held {
+			os.Unsetenv(k)
+		}
+	})
+	if got := Getenv(held)("INPUT_GITHUB_TOKEN"); got != secretValue {
+		t.Errorf("Getenv after Take = %q, want the token", got)
+	}
+	if got := Getenv(held)("PROCENV_PLAIN"); got != "visible" {
+		t.Errorf("Getenv of a variable not taken = %q", got)
+	}
+	out, err := exec.Command("env").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), secretValue) {
+		t.Errorf("a child inherited the token after Take:\n%s", out)
+	}
+	if !strings.Contains(string(out), "PROCENV_PLAIN=visible") {
+		t.Errorf("a child lost a variable that was not taken")
+	}
+}

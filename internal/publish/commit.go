@@ -3,8 +3,6 @@ package publish
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/agentfix/agentfix/internal/gitrun"
@@ -30,24 +28,51 @@ type pushed struct {
 	Unchanged bool
 }
 
-// pushFix builds the commit that puts the work tree's changes to files on
-// top of the remote branch (or on HEAD when the branch is new) and pushes
-// it fast-forward. Its tree is HEAD's tree plus the fix, its parent the
-// branch's old tip, so a re-run never needs to force; when the tree is the
-// same as the tip's, nothing is pushed. Runners check out with depth 1, so
-// nothing here needs history.
-func (p *Publisher) pushFix(ctx context.Context, c *Change) (*pushed, error) {
-	tree, err := p.fixTree(ctx, c.Files)
+// Prepare reads where the work tree's origin points, before the job runs
+// any code in it: the fix is pushed there from a git directory of
+// agentfix's own, never from the work tree's .git (see
+// workspace.Origin).
+func (p *Publisher) Prepare(ctx context.Context) error {
+	o, err := workspace.ReadOrigin(ctx, p.Remote)
 	if err != nil {
-		return nil, fmt.Errorf("build the tree of the fix: %w", err)
+		return err
 	}
-	tip, err := workspace.FetchBranch(ctx, p.Remote, c.Branch)
+	p.origin = o
+	return nil
+}
+
+// pushFix builds the commit of the validated diff on top of the remote
+// branch (or on c.From when the branch is new) and pushes it fast-forward.
+// Its tree is c.From's tree plus the diff, its parent the branch's old tip,
+// so a re-run never needs to force; when the tree is the same as the tip's,
+// nothing is pushed. It all happens in a git directory of agentfix's own
+// that reads the work tree's objects: neither the work tree's files nor
+// its .git (config, hooks, refs) play any part. Runners check out with
+// depth 1, so nothing here needs history.
+func (p *Publisher) pushFix(ctx context.Context, c *Change) (*pushed, error) {
+	if p.origin == nil {
+		return nil, fmt.Errorf("the work tree's origin was not read before the job ran (Publisher.Prepare)")
+	}
+	if c.From == "" {
+		return nil, fmt.Errorf("the commit the fix applies to is not known")
+	}
+	remote, cleanup, err := p.origin.Private(ctx, p.Remote)
 	if err != nil {
 		return nil, err
 	}
-	parent := "HEAD"
+	defer cleanup()
+	git := remote.Runner()
+	tree, err := workspace.DiffTree(ctx, git, c.From, c.Diff)
+	if err != nil {
+		return nil, fmt.Errorf("build the tree of the fix: %w", err)
+	}
+	tip, err := workspace.FetchBranch(ctx, remote, c.Branch)
+	if err != nil {
+		return nil, err
+	}
+	parent := c.From
 	if tip != "" {
-		who, err := p.git().Run(ctx, "log", "-1", "--format=%cn <%ce>", tip)
+		who, err := git.Run(ctx, "log", "-1", "--format=%cn <%ce>", tip)
 		if err != nil {
 			return nil, fmt.Errorf("read the tip of %s: %w", c.Branch, err)
 		}
@@ -55,7 +80,7 @@ func (p *Publisher) pushFix(ctx context.Context, c *Change) (*pushed, error) {
 		if !strings.HasSuffix(who, "<"+p.identity().Email+">") {
 			return nil, &BranchChangedError{Branch: c.Branch, Commit: tip, Committer: who}
 		}
-		tipTree, err := p.git().Run(ctx, "rev-parse", tip+"^{tree}")
+		tipTree, err := git.Run(ctx, "rev-parse", tip+"^{tree}")
 		if err != nil {
 			return nil, fmt.Errorf("read the tree of %s: %w", c.Branch, err)
 		}
@@ -64,50 +89,19 @@ func (p *Publisher) pushFix(ctx context.Context, c *Change) (*pushed, error) {
 		}
 		parent = tip
 	}
-	id := p.identity()
-	env := []string{
-		"GIT_AUTHOR_NAME=" + id.Name, "GIT_AUTHOR_EMAIL=" + id.Email,
-		"GIT_COMMITTER_NAME=" + id.Name, "GIT_COMMITTER_EMAIL=" + id.Email,
-	}
 	msg := c.Message
 	if msg == "" {
 		msg = c.Title
 	}
-	out, err := p.git().Exec(ctx, gitrun.Cmd{Args: []string{"-c", "commit.gpgsign=false", "commit-tree", tree, "-p", parent, "-F", "-"}, Env: env, Stdin: []byte(msg)})
+	commit, err := workspace.CommitTree(ctx, git, tree, parent, msg, p.identity())
 	if err != nil {
-		return nil, fmt.Errorf("commit the fix: %w", err)
+		return nil, err
 	}
-	commit := strings.TrimSpace(out)
-	err = workspace.PushBranch(ctx, workspace.PushOptions{RemoteOptions: p.Remote, Commit: commit, Branch: c.Branch, Protected: c.Protected})
+	err = workspace.PushBranch(ctx, workspace.PushOptions{RemoteOptions: remote, Commit: commit, Branch: c.Branch, Protected: c.Protected})
 	if err != nil {
 		return nil, err
 	}
 	return &pushed{Commit: commit}, nil
-}
-
-// fixTree writes HEAD's tree plus the work tree's version of files as a
-// tree object, through a temporary index so the user's index is untouched.
-func (p *Publisher) fixTree(ctx context.Context, files []string) (string, error) {
-	if len(files) == 0 {
-		return "", fmt.Errorf("the fix changes no files")
-	}
-	tmp, err := os.MkdirTemp("", "agentfix-index-")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(tmp)
-	git, env := p.git(), []string{"GIT_INDEX_FILE=" + filepath.Join(tmp, "index")}
-	if _, err := git.Exec(ctx, gitrun.Cmd{Args: []string{"read-tree", "HEAD"}, Env: env}); err != nil {
-		return "", err
-	}
-	if _, err := git.Exec(ctx, gitrun.Cmd{Args: append([]string{"add", "--all", "--"}, files...), Env: env}); err != nil {
-		return "", err
-	}
-	out, err := git.Exec(ctx, gitrun.Cmd{Args: []string{"write-tree"}, Env: env})
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSpace(out), nil
 }
 
 // git is the runner for the work tree; only fetch and push send the token.

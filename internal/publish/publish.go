@@ -36,6 +36,8 @@ type Publisher struct {
 	// when empty. Marked comments and issues count as agentfix's own only
 	// when Self wrote them.
 	Self string
+
+	origin *workspace.Origin // read by Prepare
 }
 
 // Change is a fix to publish as a pull request.
@@ -46,8 +48,12 @@ type Change struct {
 	Base string
 	// Protected are branches never pushed to (the default branch).
 	Protected []string
-	// Files are the work-tree paths the fix changed.
-	Files   []string
+	// Diff is the validated diff: the commit is From with Diff applied,
+	// never what the work tree holds after the tests ran.
+	Diff string
+	// From is the commit Diff applies to: the work tree's HEAD when the
+	// job started.
+	From    string
 	Message string
 	Title   string
 	Body    string

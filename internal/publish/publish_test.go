@@ -27,6 +27,8 @@ type env struct {
 	bare  string
 	clone string
 	pub   *Publisher
+	// base is the clone's HEAD; diff is the last fix (see fix).
+	base, diff string
 }
 
 func gitT(t *testing.T, dir string, extraEnv []string, args ...string) string {
@@ -59,7 +61,19 @@ func newEnv(t *testing.T) *env {
 	e.gh.AddRepo(repoName, "main")
 	e.gh.SetGitDir(repoName, e.bare)
 	e.pub = &Publisher{GH: e.gh.Client(t), Owner: "octo", Repo: "widgets", Remote: workspace.RemoteOptions{Dir: e.clone}}
+	if err := e.pub.Prepare(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	e.base = gitT(t, e.clone, nil, "rev-parse", "HEAD")
 	return e
+}
+
+// fix makes calc.go content in the work tree, as the patch engine does,
+// and keeps the diff it validated for the next change.
+func (e *env) fix(t *testing.T, content string) {
+	t.Helper()
+	write(t, e.clone, "calc.go", content)
+	e.diff = gitT(t, e.clone, nil, "diff") + "\n"
 }
 
 func write(t *testing.T, dir, name, content string) {
@@ -69,18 +83,18 @@ func write(t *testing.T, dir, name, content string) {
 	}
 }
 
-func change(body string) Change {
-	return Change{Branch: "agent-fix/issue-7", Base: "main", Protected: []string{"main"}, Files: []string{"calc.go"},
+func (e *env) change(body string) Change {
+	return Change{Branch: "agent-fix/issue-7", Base: "main", Protected: []string{"main"}, Diff: e.diff, From: e.base,
 		Message: "fix Add\n\nFixes #7\n", Title: "agentfix: Add is wrong", Body: body, Labels: []string{"agent-fix"}}
 }
 
 func TestPublishOpensOnePRAndReRunsUpdateIt(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	base := gitT(t, e.clone, nil, "rev-parse", "HEAD")
-	write(t, e.clone, "calc.go", "package calc\n\nfunc Add(a, b int) int { return a + b }\n")
+	base := e.base
+	e.fix(t, "package calc\n\nfunc Add(a, b int) int { return a + b }\n")
 
-	out, err := e.pub.Publish(ctx, change("first body"))
+	out, err := e.pub.Publish(ctx, e.change("first body"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +119,7 @@ func TestPublishOpensOnePRAndReRunsUpdateIt(t *testing.T) {
 	}
 
 	// The same fix again: nothing pushed, the same PR, its body refreshed.
-	again, err := e.pub.Publish(ctx, change("second body"))
+	again, err := e.pub.Publish(ctx, e.change("second body"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,8 +127,8 @@ func TestPublishOpensOnePRAndReRunsUpdateIt(t *testing.T) {
 		t.Fatalf("re-run = %+v; want PR #%d unchanged at %s", again, out.Number, tip)
 	}
 	// A different fix: a fast-forward commit on top of the old tip.
-	write(t, e.clone, "calc.go", "package calc\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n")
-	third, err := e.pub.Publish(ctx, change("third body"))
+	e.fix(t, "package calc\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n")
+	third, err := e.pub.Publish(ctx, e.change("third body"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,8 +153,8 @@ func TestPublishOpensOnePRAndReRunsUpdateIt(t *testing.T) {
 func TestPublishLeavesABranchSomeoneElseChanged(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	write(t, e.clone, "calc.go", "package calc\n\nfunc Add(a, b int) int { return a + b }\n")
-	out, err := e.pub.Publish(ctx, change("body"))
+	e.fix(t, "package calc\n\nfunc Add(a, b int) int { return a + b }\n")
+	out, err := e.pub.Publish(ctx, e.change("body"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,8 +167,8 @@ func TestPublishLeavesABranchSomeoneElseChanged(t *testing.T) {
 	gitT(t, other, nil, "push", "-q", "origin", "agent-fix/issue-7")
 	humanTip := gitT(t, e.bare, nil, "rev-parse", "refs/heads/agent-fix/issue-7")
 
-	write(t, e.clone, "calc.go", "package calc\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n")
-	_, err = e.pub.Publish(ctx, change("new body"))
+	e.fix(t, "package calc\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n")
+	_, err = e.pub.Publish(ctx, e.change("new body"))
 	var changed *BranchChangedError
 	if !errors.As(err, &changed) {
 		t.Fatalf("err = %v, want *BranchChangedError", err)
@@ -184,8 +198,8 @@ func (rt *raceTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestPublishAdoptsThePRAnotherRunOpened(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	write(t, e.clone, "calc.go", "package calc\n\nfunc Add(a, b int) int { return a + b }\n")
-	first, err := e.pub.Publish(ctx, change("body"))
+	e.fix(t, "package calc\n\nfunc Add(a, b int) int { return a + b }\n")
+	first, err := e.pub.Publish(ctx, e.change("body"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,8 +208,8 @@ func TestPublishAdoptsThePRAnotherRunOpened(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.pub.GH = c
-	write(t, e.clone, "calc.go", "package calc\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n")
-	out, err := e.pub.Publish(ctx, change("adopted"))
+	e.fix(t, "package calc\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n")
+	out, err := e.pub.Publish(ctx, e.change("adopted"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,8 +232,8 @@ func TestPublishAdoptsThePRAnotherRunOpened(t *testing.T) {
 
 func TestPublishRefusesTheDefaultBranch(t *testing.T) {
 	e := newEnv(t)
-	write(t, e.clone, "calc.go", "package calc\n\nfunc Add(a, b int) int { return a + b }\n")
-	c := change("body")
+	e.fix(t, "package calc\n\nfunc Add(a, b int) int { return a + b }\n")
+	c := e.change("body")
 	c.Branch = "main"
 	if _, err := e.pub.Publish(context.Background(), c); err == nil {
 		t.Fatal("published onto the base branch")
@@ -237,8 +251,8 @@ func TestPublishPushRejected(t *testing.T) {
 	if err := os.Chmod(hook, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	write(t, e.clone, "calc.go", "package calc\n\nfunc Add(a, b int) int { return a + b }\n")
-	_, err := e.pub.Publish(context.Background(), change("body"))
+	e.fix(t, "package calc\n\nfunc Add(a, b int) int { return a + b }\n")
+	_, err := e.pub.Publish(context.Background(), e.change("body"))
 	var rej *workspace.PushRejectedError
 	if !errors.As(err, &rej) {
 		t.Fatalf("err = %v, want *workspace.PushRejectedError", err)
@@ -313,8 +327,8 @@ func TestBranchName(t *testing.T) {
 
 func TestPublishDraft(t *testing.T) {
 	e := newEnv(t)
-	write(t, e.clone, "calc.go", "package calc\n\nfunc Add(a, b int) int { return a + b }\n")
-	c := change("body")
+	e.fix(t, "package calc\n\nfunc Add(a, b int) int { return a + b }\n")
+	c := e.change("body")
 	c.Draft = true
 	out, err := e.pub.Publish(context.Background(), c)
 	if err != nil {

@@ -26,6 +26,9 @@ func Help(o HelpOptions) string {
 	b.WriteString("| command | where | what it does |\n|---|---|---|\n")
 	fmt.Fprintf(&b, "| `%s fix [instructions]` | issue | try to fix the issue and open a pull request that says `Fixes #N` |\n", p)
 	fmt.Fprintf(&b, "| `%s check [command]` | pull request | run the allowlisted checks on the PR's head; if they fail, try a fix and open a PR into the PR's branch |\n", p)
+	fmt.Fprintf(&b, "| `%s fix [instructions]` | agentfix's pull request (a comment, or an inline review comment) | revise it: one new commit on its branch, proven like the first |\n", p)
+	fmt.Fprintf(&b, "| `%s fix [instructions]` | someone else's pull request | do what the instructions ask and open a PR into the PR's branch |\n", p)
+	b.WriteString("| a review requesting changes, or commenting | agentfix's pull request | the same as `fix` on it, with the review and its inline comments as the request |\n")
 	fmt.Fprintf(&b, "| `%s help` | anywhere | show this message |\n", p)
 	if o.Label != "" {
 		fmt.Fprintf(&b, "| label `%s` | issue | the same as `%s fix` |\n", o.Label, p)

@@ -45,23 +45,60 @@ func TestHostileModelTextIsInert(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assertGolden(t, tc.name, tc.text)
-			// Fenced blocks (the session excerpt, the diff) show text only.
-			outside := fencedBlock.ReplaceAllString(tc.text, "")
-			outside = codeSpan.ReplaceAllString(outside, "")
-			for _, m := range closing.FindAllStringSubmatch(outside, -1) {
-				if m[1] != "7" || tc.name == "tracking_hostile.md" {
-					t.Errorf("a closing keyword acts on #%s: %q", m[1], m[0])
-				}
+			closes := ""
+			if tc.name != "tracking_hostile.md" {
+				closes = "7"
 			}
-			if m := live.FindString(outside); m != "" {
-				t.Errorf("live mention, image or link outside code: %q", m)
-			}
-			for _, line := range strings.Split(tc.text, "\n") {
-				if strings.HasPrefix(strings.TrimSpace(line), "::") {
-					t.Errorf("a line starts a workflow command: %q", line)
-				}
-			}
+			assertInert(t, tc.text, tc.text, closes)
 		})
+	}
+}
+
+// TestHostileRevisionTextIsInert: the replies on a revised pull request
+// quote the model's plan, the changed paths and why nothing was pushed;
+// the one deliberate mention is of the person who asked.
+func TestHostileRevisionTextIsInert(t *testing.T) {
+	h := hostileRun()
+	r := revisedRun()
+	r.Plan, r.Files = h.Plan, h.Files
+	r.Revision.Answered[0].Path = "calc/`x` fixes #5 @mallory.go"
+	r.Revision.Unanswered[0].Path = "docs/@octo/team ![x](https://evil.example/x.png).md"
+	refused := revisedRun()
+	refused.Revision.Commit, refused.Reason = "", h.Reason
+	for _, tc := range []struct{ name, text string }{
+		{"revision_reply_hostile.md", RevisionReply(r)},
+		{"revision_refused_hostile.md", RevisionReply(refused)},
+		{"thread_reply_hostile.md", ThreadReply(r, r.Revision.Answered[0])},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assertGolden(t, tc.name, tc.text)
+			mentionless := strings.ReplaceAll(tc.text, "@"+r.Revision.Requester+",", "")
+			mentionless = strings.ReplaceAll(mentionless, "by @"+r.Revision.Requester+"]", "")
+			assertInert(t, tc.text, mentionless, "")
+		})
+	}
+}
+
+// assertInert fails t when checked, outside fenced blocks and code
+// spans, closes an issue other than closes ("" for none), mentions
+// someone or shows an image or link, or when a line of text starts a
+// workflow command.
+func assertInert(t *testing.T, text, checked, closes string) {
+	t.Helper()
+	// Fenced blocks (the session excerpt, the diff) show text only.
+	outside := codeSpan.ReplaceAllString(fencedBlock.ReplaceAllString(checked, ""), "")
+	for _, m := range closing.FindAllStringSubmatch(outside, -1) {
+		if m[1] != closes {
+			t.Errorf("a closing keyword acts on #%s: %q", m[1], m[0])
+		}
+	}
+	if m := live.FindString(outside); m != "" {
+		t.Errorf("live mention, image or link outside code: %q", m)
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "::") {
+			t.Errorf("a line starts a workflow command: %q", line)
+		}
 	}
 }
 

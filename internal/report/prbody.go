@@ -73,14 +73,15 @@ func prKey(r *Run) string {
 func prHead(r *Run) string {
 	var b strings.Builder
 	switch {
+	case r.Revision != nil:
+		revisionHead(&b, r.Revision)
 	case r.Number > 0 && !r.IsPR && r.Result == Unproven:
 		// Not a closing keyword: merging an unproven change must not
 		// close the issue.
 		fmt.Fprintf(&b, "Refs #%d\n\n", r.Number)
 	case r.Number > 0 && !r.IsPR:
 		fmt.Fprintf(&b, "Fixes #%d\n\n", r.Number)
-	}
-	if r.IsPR && r.Number > 0 {
+	case r.IsPR && r.Number > 0:
 		fmt.Fprintf(&b, "Fixes the failing checks of #%d (this PR merges into its branch).\n\n", r.Number)
 	}
 	b.WriteString(unsandboxedNote(r))

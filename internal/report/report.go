@@ -104,7 +104,11 @@ type Run struct {
 	Rounds    int
 	MaxRounds int
 	Model     string
-	Elapsed   time.Duration
+	// Waiting is what the model server is doing while the run waits on
+	// it (loading the model, evaluating the prompt, generating); shown
+	// under a working stage.
+	Waiting string
+	Elapsed time.Duration
 	// RunURL links to the workflow run.
 	RunURL string
 	// Summary says what the fix does, in a sentence or two.
@@ -141,6 +145,9 @@ type Run struct {
 	// Unsandboxed says why the verify commands ran without the sandbox;
 	// "" when they ran in it.
 	Unsandboxed string
+	// Revision is set when the run revised agentfix's own pull request
+	// (PR) in answer to a review.
+	Revision *Revision
 }
 
 // unsandboxedNote is the warning a reader of the PR, the status comment

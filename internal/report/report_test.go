@@ -46,6 +46,22 @@ func fixedRun() *Run {
 	}
 }
 
+// revisedRun is the second revision of fixedRun's PR, asked for by a
+// review with two inline comments, one on a file it changed.
+func revisedRun() *Run {
+	r := fixedRun()
+	r.Kind, r.Number, r.IsPR = "revise-pr", 12, true
+	r.Trigger = "review (changes requested) on #12 by @bob"
+	r.Plan = []string{"Keep the doc comment in sync with Add"}
+	r.Diff = "--- a/calc/calc.go\n+++ b/calc/calc.go\n@@ -1,2 +1,2 @@\n-// Add subtracts.\n+// Add adds.\n"
+	r.PR.Created = false
+	r.Revision = &Revision{N: 2, Max: 5, Commit: "0123456789abcdef0123456789abcdef01234567", Requester: "bob", Request: "review",
+		RequestURL: "https://github.com/octo/widgets/pull/12#pullrequestreview-80", Fixes: 7,
+		Answered:   []Thread{{ID: 91, Path: "calc/calc.go", Line: 3, URL: "https://github.com/octo/widgets/pull/12#discussion_r91"}},
+		Unanswered: []Thread{{ID: 92, Path: "README.md", Line: 1, URL: "https://github.com/octo/widgets/pull/12#discussion_r92"}}}
+	return r
+}
+
 func TestGoldenTexts(t *testing.T) {
 	notFixed := fixedRun()
 	notFixed.Result, notFixed.Verified, notFixed.PR = NotFixed, false, nil
@@ -69,6 +85,10 @@ func TestGoldenTexts(t *testing.T) {
 	dryRun.DryRun, dryRun.PR = true, &PR{Branch: "agent-fix/issue-7", Base: "main"}
 	dryRun.Diff = "--- a/x.md\n+++ b/x.md\n@@ -1 +1 @@\n-```\n+~~~\n"
 
+	revised := revisedRun()
+	refusedRevision := revisedRun()
+	refusedRevision.Result, refusedRevision.Reason, refusedRevision.Revision.Commit = Refused, "this pull request has had 5 revisions, the most limits.max_revisions allows", ""
+
 	proven := fixedRun()
 	proven.Files = []string{"calc/calc_test.go", "calc/calc.go"}
 	proven.Before = &Check{Passed: true, Commands: []Command{{Command: "go test ./...", Passed: true, Duration: time.Second}}}
@@ -91,6 +111,10 @@ func TestGoldenTexts(t *testing.T) {
 		name string
 		got  string
 	}{
+		{"pr_body_revised.md", PRBody(revised)},
+		{"revision_reply.md", RevisionReply(revised)},
+		{"revision_refused.md", RevisionReply(refusedRevision)},
+		{"thread_reply.md", ThreadReply(revised, revised.Revision.Answered[0])},
 		{"pr_body_fixed.md", PRBody(fixedRun())},
 		{"pr_body_proven.md", PRBody(proven)},
 		{"pr_body_unproven.md", PRBody(unprovenDraft)},

@@ -37,6 +37,11 @@ func StatusComment(r *Run, stage Stage) string {
 		fmt.Fprintf(&b, "⏳ **agentfix is running the checks** (%s).\n", r.Trigger)
 	case StageRound:
 		fmt.Fprintf(&b, "⏳ **agentfix is working on this**: round %d of %d.\n", r.Rounds, r.MaxRounds)
+	}
+	if r.Waiting != "" && stage != StageDone {
+		fmt.Fprintf(&b, "\nThe model server is %s (%s).\n", untrusted.Plain(r.Waiting), untrusted.Code(r.Model))
+	}
+	switch stage {
 	case StageDone:
 		done(&b, r)
 		if link := sessionLink(r); link != "" {

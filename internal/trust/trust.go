@@ -60,9 +60,9 @@ func refuse(format string, args ...any) Decision {
 //     collaborator-permission API (author_association is not trusted). A
 //     404 means not a collaborator. An API error is returned as an error:
 //     the caller cannot tell yes from no and must not run;
-//   - then check-pr on a PR from a fork is refused unless
-//     triggers.allow_forks, and a PR whose head has not been resolved
-//     (Job.SetPullRequest) is refused.
+//   - then a job that runs a PR's code (check-pr, fix-pr, revise-pr) on a
+//     PR from a fork is refused unless triggers.allow_forks, and a PR
+//     whose head has not been resolved (Job.SetPullRequest) is refused.
 //
 // The actor is checked before the fork, so a stranger is told that they
 // may not trigger agentfix, not something about the PR.
@@ -92,7 +92,7 @@ func Decide(ctx context.Context, gh PermissionGetter, job *event.Job, t config.T
 			return d, err
 		}
 	}
-	if job.Kind == event.KindCheckPR {
+	if runsPRCode(job.Kind) {
 		if fd, ok := forkDecision(job, t); !ok {
 			fd.Permission, fd.Role = d.Permission, d.Role
 			return fd, nil
@@ -101,8 +101,14 @@ func Decide(ctx context.Context, gh PermissionGetter, job *event.Job, t config.T
 	return d, nil
 }
 
-// forkDecision refuses check-pr on a fork PR unless allowed; ok is false
-// when it refuses.
+// runsPRCode reports whether a job of kind runs a pull request's code:
+// check-pr, `/agent fix` on a PR, and a revision of agentfix's own PR.
+func runsPRCode(kind event.Kind) bool {
+	return kind == event.KindCheckPR || kind == event.KindFixPR || kind == event.KindRevisePR
+}
+
+// forkDecision refuses a job that runs a fork PR's code unless allowed;
+// ok is false when it refuses.
 func forkDecision(job *event.Job, t config.Triggers) (Decision, bool) {
 	pr := job.PR
 	if pr == nil || !pr.Resolved {

@@ -111,7 +111,6 @@ func TestDecideBots(t *testing.T) {
 func TestDecideForks(t *testing.T) {
 	t.Parallel()
 	_, gh := fake(t)
-	ctx := context.Background()
 	tests := []struct {
 		name       string
 		pr         int // 0: not resolved
@@ -128,27 +127,35 @@ func TestDecideForks(t *testing.T) {
 		{"stranger on a fork is told about themselves", 2, false, "stranger", false, "not a collaborator"},
 		{"bot on a fork", 2, false, "helper[bot]", false, "is a bot"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			j := job(event.KindCheckPR, event.TriggerComment, tc.login, "User")
-			j.IsPR = true
-			j.PR = &event.PullRequest{Number: tc.pr}
-			if tc.pr > 0 {
-				pr, _, err := gh.PullRequests.Get(ctx, "acme", "widgets", tc.pr)
-				if err != nil {
-					t.Fatal(err)
-				}
-				j.SetPullRequest(pr)
-			}
-			d, err := trust.Decide(ctx, gh.Repositories, j, config.Triggers{AllowForks: tc.allowForks})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d.Allowed != tc.allowed || !strings.Contains(d.Reason, tc.reason) {
-				t.Errorf("%+v, want allowed=%v reason containing %q", d, tc.allowed, tc.reason)
-			}
-		})
+	for _, kind := range []event.Kind{event.KindCheckPR, event.KindFixPR, event.KindRevisePR} {
+		for _, tc := range tests {
+			t.Run(string(kind)+"/"+tc.name, func(t *testing.T) {
+				t.Parallel()
+				decideFork(t, gh, kind, tc.pr, tc.allowForks, tc.login, tc.allowed, tc.reason)
+			})
+		}
+	}
+}
+
+// decideFork decides a job of kind by login on PR pr (0: unresolved).
+func decideFork(t *testing.T, gh *github.Client, kind event.Kind, pr int, allowForks bool, login string, allowed bool, reason string) {
+	ctx := context.Background()
+	j := job(kind, event.TriggerComment, login, "User")
+	j.IsPR = true
+	j.PR = &event.PullRequest{Number: pr}
+	if pr > 0 {
+		p, _, err := gh.PullRequests.Get(ctx, "acme", "widgets", pr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j.SetPullRequest(p)
+	}
+	d, err := trust.Decide(ctx, gh.Repositories, j, config.Triggers{AllowForks: allowForks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Allowed != allowed || !strings.Contains(d.Reason, reason) {
+		t.Errorf("%+v, want allowed=%v reason containing %q", d, allowed, reason)
 	}
 }
 

@@ -52,3 +52,16 @@ func TestTestEnvDoesNotChangeItsInput(t *testing.T) {
 		t.Errorf("input changed: %q", in)
 	}
 }
+
+func TestIsHeldName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"GITHUB_TOKEN": true, "GH_TOKEN": true, "INPUT_GITHUB_TOKEN": true, "INPUT_GITHUB-TOKEN": true,
+		"ACTIONS_RUNTIME_TOKEN": true, "ACTIONS_ID_TOKEN_REQUEST_TOKEN": true, "INPUT_MODEL": true,
+		// A secret the user may hand the tests with verify.env stays.
+		"NPM_TOKEN": false, "PATH": false, "RUNNER_TEMP": false, "GITHUB_SERVER_URL": false, "OLLAMA_HOST": false,
+	} {
+		if got := IsHeldName(name); got != want {
+			t.Errorf("IsHeldName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

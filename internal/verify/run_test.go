@@ -42,12 +42,7 @@ func runIn(t *testing.T, dir string, cmds []string, opts Options, extra ...strin
 	return rep
 }
 
-func needTool(t *testing.T, name string) {
-	t.Helper()
-	if _, err := exec.LookPath(name); err != nil {
-		t.Skipf("%s is not installed: %v", name, err)
-	}
-}
+func needTool(t *testing.T, name string) { t.Helper(); fixtures.NeedTool(t, name) }
 
 func TestRunGoPassing(t *testing.T) {
 	t.Parallel()

@@ -66,7 +66,11 @@ func (s *SandboxInfo) Describe() string {
 	case s.Network:
 		return "the verify commands ran in a bubblewrap sandbox WITH network access (verify.network: true)"
 	}
-	return "the verify commands ran in a bubblewrap sandbox (no network, read-only system and .git, throwaway home and /tmp" + strings.TrimPrefix(", "+s.Limits, ", ") + ")"
+	limits := ""
+	if s.Limits != "" {
+		limits = "; " + s.Limits
+	}
+	return "the verify commands ran in a bubblewrap sandbox (no network, read-only system and .git, throwaway home and /tmp" + limits + ")"
 }
 
 // UnavailableError says why bubblewrap cannot sandbox commands here, and
@@ -328,7 +332,12 @@ func (sb Sandbox) withDefaults() Sandbox {
 	return sb
 }
 
-// describeLimits is the limits line of SandboxInfo.
-func describeLimits(sb Sandbox) string {
+// describeLimits is the limits line of SandboxInfo. RLIMIT_NPROC does not
+// bind root (the kernel exempts uid 0 whatever the namespace), so a root
+// runner is told it has no process limit rather than a limit it lacks.
+func describeLimits(sb Sandbox, root bool) string {
+	if root {
+		return fmt.Sprintf("at most %d MiB of data per process; NO process limit: RLIMIT_NPROC does not bind root, run the runner as an unprivileged user", sb.MaxMemoryMB)
+	}
 	return fmt.Sprintf("at most %d MiB of data per process and %d more processes", sb.MaxMemoryMB, sb.MaxProcesses)
 }

@@ -63,7 +63,7 @@ func prepareSandbox(opts Options, env map[string]string) (*sandboxed, error) {
 		s.prefix = append([]string{prlimit,
 			"--data=" + strconv.Itoa(sb.MaxMemoryMB<<20),
 			"--nproc=" + strconv.Itoa(ownTasks()+sb.MaxProcesses), "--"}, args...)
-		s.info.Limits = describeLimits(sb)
+		s.info.Limits = describeLimits(sb, os.Geteuid() == 0)
 	} else {
 		s.prefix = args
 	}

@@ -245,3 +245,13 @@ func TestCleanGitConfig(t *testing.T) {
 		t.Errorf("cleanGitConfig =\n%s\nwant\n%s", got, want)
 	}
 }
+
+func TestDescribeLimitsTellsRootItHasNoProcessLimit(t *testing.T) {
+	sb := Sandbox{}.withDefaults()
+	if got := describeLimits(sb, false); !strings.Contains(got, "1024 more processes") {
+		t.Errorf("unprivileged: %q", got)
+	}
+	if got := describeLimits(sb, true); !strings.Contains(got, "NO process limit") || strings.Contains(got, "more processes") {
+		t.Errorf("root: %q", got)
+	}
+}

@@ -76,16 +76,6 @@ func (r *Repo) BranchExists(ctx context.Context, name string) bool {
 	return err == nil
 }
 
-// CreateBranch creates branch name at HEAD and switches to it, keeping the
-// work tree as it is (uncommitted changes come along).
-func (r *Repo) CreateBranch(ctx context.Context, name string) error {
-	if _, err := r.git().Run(ctx, "check-ref-format", "--branch", name); err != nil {
-		return fmt.Errorf("%q is not a valid branch name", name)
-	}
-	_, err := r.git().Run(ctx, "switch", "--quiet", "--create", name)
-	return err
-}
-
 // Switch checks out an existing branch.
 func (r *Repo) Switch(ctx context.Context, name string) error {
 	_, err := r.git().Run(ctx, "switch", "--quiet", name)

@@ -124,17 +124,32 @@ func TestRestoreReturnsToCheckpointAndKeepsUntrackedFiles(t *testing.T) {
 	}
 }
 
-func TestCommitOnNewBranchWithOwnIdentity(t *testing.T) {
+func TestCommitDiffOnNewBranchWithOwnIdentity(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := newRepo(t, map[string]string{"a.txt": "one\n"})
-	write(t, r.Root, "a.txt", "two\n")
-	write(t, r.Root, "b.txt", "new\n")
-	write(t, r.Root, "scratch.txt", "not part of the fix\n")
-	if err := r.CreateBranch(ctx, "agent-fix/local-x"); err != nil {
+	cp, err := r.Checkpoint(ctx)
+	if err != nil {
 		t.Fatal(err)
 	}
-	sha, err := r.Commit(ctx, Identity{}, "fix: the thing\n", []string{"a.txt", "b.txt"})
+	write(t, r.Root, "a.txt", "two\n")
+	write(t, r.Root, "b.txt", "new\n")
+	run(t, r.Root, "add", "-N", "b.txt")
+	diff := run(t, r.Root, "diff")
+	run(t, r.Root, "reset", "-q")
+	if drift, err := r.Drift(ctx, cp, diff); err != nil || len(drift) != 0 {
+		t.Fatalf("Drift of the work tree that holds just the diff = %v, %v", drift, err)
+	}
+	// What the tests do after the fix is applied: rewrite a file of the
+	// fix, leave a file behind.
+	write(t, r.Root, "a.txt", "two\nAKIAIOSFODNN7EXAMPLE\n")
+	write(t, r.Root, "scratch.txt", "not part of the fix\n")
+	drift, err := r.Drift(ctx, cp, diff)
+	if err != nil || strings.Join(drift, " ") != "a.txt scratch.txt" {
+		t.Errorf("Drift = %v, %v; want a.txt and scratch.txt", drift, err)
+	}
+
+	sha, err := r.CommitDiff(ctx, "agent-fix/local-x", cp.Head, diff, "fix: the thing\n", Identity{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +157,10 @@ func TestCommitOnNewBranchWithOwnIdentity(t *testing.T) {
 		t.Errorf("branch = %q", b)
 	}
 	if got, _ := r.Show(ctx, "agent-fix/local-x", "a.txt"); got != "two\n" {
-		t.Errorf("branch a.txt = %q", got)
+		t.Errorf("branch a.txt = %q, want the validated content", got)
+	}
+	if got, _ := r.Show(ctx, "agent-fix/local-x", "b.txt"); got != "new\n" {
+		t.Errorf("branch b.txt = %q", got)
 	}
 	if got, _ := r.Show(ctx, "main", "a.txt"); got != "one\n" {
 		t.Errorf("main a.txt = %q", got)
@@ -154,12 +172,19 @@ func TestCommitOnNewBranchWithOwnIdentity(t *testing.T) {
 	if _, err := r.Show(ctx, sha, "scratch.txt"); err == nil {
 		t.Error("an untracked file outside the fix was committed")
 	}
+	// The work tree is left as the tests left it, against the new HEAD.
+	if st := run(t, r.Root, "status", "--porcelain"); st != " M a.txt\n?? scratch.txt\n" {
+		t.Errorf("status after the commit:\n%s", st)
+	}
 	cfg := read(t, r.Root, ".git/config")
 	if strings.Contains(cfg, "agentfix") || strings.Contains(cfg, "[user]") {
 		t.Errorf(".git/config gained an identity:\n%s", cfg)
 	}
-	if err := r.CreateBranch(ctx, "bad..name"); err == nil {
-		t.Error("CreateBranch accepted an invalid name")
+	if _, err := r.CommitDiff(ctx, "agent-fix/local-x", cp.Head, diff, "again\n", Identity{}); err == nil {
+		t.Error("CommitDiff moved a branch that exists")
+	}
+	if _, err := r.CommitDiff(ctx, "bad..name", cp.Head, diff, "x\n", Identity{}); err == nil {
+		t.Error("CommitDiff accepted an invalid name")
 	}
 }
 

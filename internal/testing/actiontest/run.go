@@ -107,6 +107,9 @@ func (w *World) Start(event string, payload any) *Running {
 	cmd.Env = environ(env)
 	r := &Running{w: w, Cmd: cmd, stdout: &strings.Builder{}, stderr: &strings.Builder{}, out: out, sum: sum, start: time.Now(), hwmDone: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = r.stdout, r.stderr
+	if w.BeforeStart != nil {
+		w.BeforeStart(cmd)
+	}
 	if err := cmd.Start(); err != nil {
 		w.T.Fatalf("start agentfix: %v", err)
 	}

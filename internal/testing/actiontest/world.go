@@ -2,6 +2,7 @@ package actiontest
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,6 +28,11 @@ type World struct {
 	Token string
 	// Env adds to or overrides the Actions environment of a run.
 	Env map[string]string
+	// BeforeStart, when set, is called with the binary's command once its
+	// environment and files are in place, just before Start starts it: a
+	// row that must run agentfix as another user sets the credential and
+	// hands that user the world's files.
+	BeforeStart func(*exec.Cmd)
 }
 
 // New seeds origin with files on main (Project when nil), clones the
@@ -110,12 +116,21 @@ func (w *World) PushBranch(branch string, files map[string]string) string {
 	return w.pushTo(branch, true, files)
 }
 
+// PushOnto commits files onto origin's existing branch, as a person
+// would, and returns the commit.
+func (w *World) PushOnto(branch string, files map[string]string) string {
+	w.T.Helper()
+	return w.pushTo(branch, false, files)
+}
+
 func (w *World) pushTo(branch string, create bool, files map[string]string) string {
 	w.T.Helper()
 	c := filepath.Join(w.T.TempDir(), "c")
 	Git(w.T, w.Dir, nil, "clone", "-q", "file://"+w.Origin, c)
 	if create {
 		Git(w.T, c, nil, "checkout", "-q", "-b", branch)
+	} else {
+		Git(w.T, c, nil, "checkout", "-q", branch)
 	}
 	WriteFiles(w.T, c, files)
 	Git(w.T, c, nil, "add", ".")
@@ -150,4 +165,10 @@ func (w *World) ChatsMention(text string) bool {
 		}
 	}
 	return false
+}
+
+// Tip is the commit origin's branch points at.
+func (w *World) Tip(branch string) string {
+	w.T.Helper()
+	return Git(w.T, w.Origin, nil, "rev-parse", "refs/heads/"+branch)
 }

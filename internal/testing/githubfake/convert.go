@@ -141,6 +141,7 @@ func (s *Server) ghPR(r *repo, is *Issue) *github.PullRequest {
 			Repo:  s.ghRepo(r),
 			User:  ghUser(r.owner),
 		},
+		RequestedReviewers: s.ghUsers(pr.RequestedReviewers),
 	}
 	return g
 }
@@ -207,3 +208,49 @@ func paginate[T any](w http.ResponseWriter, r *http.Request, items []T) []T {
 
 // escapeRef escapes a ref for a URL the way GitHub prints them.
 func escapeRef(ref string) string { return (&url.URL{Path: ref}).EscapedPath() }
+
+func (s *Server) ghUsers(logins []string) []*github.User {
+	out := []*github.User{}
+	for _, l := range logins {
+		out = append(out, ghUser(l))
+	}
+	return out
+}
+
+func (s *Server) ghReview(r *repo, rv *Review) *github.PullRequestReview {
+	return &github.PullRequestReview{
+		ID:             github.Int64(rv.ID),
+		User:           ghUser(rv.User),
+		Body:           github.String(rv.Body),
+		State:          github.String(rv.State),
+		CommitID:       github.String(rv.CommitID),
+		SubmittedAt:    ts(rv.SubmittedAt),
+		HTMLURL:        github.String(fmt.Sprintf("%s/%s/pull/%d#pullrequestreview-%d", s.URL(), r.fullName(), rv.PR, rv.ID)),
+		PullRequestURL: github.String(fmt.Sprintf("%s/repos/%s/pulls/%d", s.APIURL(), r.fullName(), rv.PR)),
+	}
+}
+
+func (s *Server) ghReviewComment(r *repo, c *ReviewComment) *github.PullRequestComment {
+	g := &github.PullRequestComment{
+		ID:                  github.Int64(c.ID),
+		PullRequestReviewID: github.Int64(c.ReviewID),
+		User:                ghUser(c.User),
+		Body:                github.String(c.Body),
+		Path:                github.String(c.Path),
+		Line:                github.Int(c.Line),
+		OriginalLine:        github.Int(c.Line),
+		Side:                github.String("RIGHT"),
+		DiffHunk:            github.String(c.DiffHunk),
+		CommitID:            github.String(c.CommitID),
+		OriginalCommitID:    github.String(c.CommitID),
+		CreatedAt:           ts(c.CreatedAt),
+		UpdatedAt:           ts(c.UpdatedAt),
+		HTMLURL:             github.String(fmt.Sprintf("%s/%s/pull/%d#discussion_r%d", s.URL(), r.fullName(), c.PR, c.ID)),
+		URL:                 github.String(fmt.Sprintf("%s/repos/%s/pulls/comments/%d", s.APIURL(), r.fullName(), c.ID)),
+		PullRequestURL:      github.String(fmt.Sprintf("%s/repos/%s/pulls/%d", s.APIURL(), r.fullName(), c.PR)),
+	}
+	if c.InReplyTo != 0 {
+		g.InReplyTo = github.Int64(c.InReplyTo)
+	}
+	return g
+}

@@ -26,17 +26,25 @@ func git(t *testing.T, dir string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
+// newOrigin is an empty bare repository and a work tree on main to push
+// to it from; it skips t when git is not installed.
+func newOrigin(t *testing.T) (bare, work string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	bare = filepath.Join(t.TempDir(), "origin.git")
+	work = t.TempDir()
+	git(t, t.TempDir(), "init", "-q", "--bare", bare)
+	git(t, work, "init", "-q", "-b", "main")
+	return bare, work
+}
+
 // TestGitDir: with a bare repository attached, what is pushed is what the
 // API reports, and PRs get refs/pull/<n>/head.
 func TestGitDir(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	bare := filepath.Join(t.TempDir(), "origin.git")
-	work := t.TempDir()
-	git(t, t.TempDir(), "init", "-q", "--bare", bare)
-	git(t, work, "init", "-q", "-b", "main")
+	bare, work := newOrigin(t)
 	git(t, work, "commit", "-q", "--allow-empty", "-m", "base")
 	git(t, work, "push", "-q", bare, "main")
 	base := git(t, work, "rev-parse", "HEAD")

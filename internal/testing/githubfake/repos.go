@@ -28,6 +28,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /repos/{owner}/{repo}/pulls", s.withRepo(s.createPull))
 	mux.HandleFunc("GET /repos/{owner}/{repo}/pulls/{number}", s.withRepo(s.getPull))
 	mux.HandleFunc("PATCH /repos/{owner}/{repo}/pulls/{number}", s.withRepo(s.updatePull))
+	// Reviews, review comments and requested reviewers: see pullsTree.
+	mux.HandleFunc("/repos/{owner}/{repo}/pulls/{rest...}", s.withRepo(s.pullsTree))
 	mux.HandleFunc("GET /search/issues", s.searchIssues)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { notFound(w) })
 }

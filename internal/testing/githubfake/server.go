@@ -2,10 +2,12 @@
 // served by httptest under the /api/v3 prefix (as GitHub Enterprise Server
 // does) and meant to be driven through the real go-github client. It holds
 // repositories, collaborator permissions, issues and pull requests (one
-// number space; the issues list includes PRs), comments, labels, branches
-// and search, answers with GitHub's status codes and error shapes where
-// code depends on them, and can inject faults: 5xx, primary and secondary
-// rate limits. Tests assert on its state through snapshot accessors.
+// number space; the issues list includes PRs), comments, labels, branches,
+// search, and pull request reviews with their inline comments, threaded
+// replies and requested reviewers; it answers with GitHub's status codes
+// and error shapes where code depends on them, and can inject faults: 5xx,
+// primary and secondary rate limits. Tests assert on its state through
+// snapshot accessors.
 //
 // The binary under test finds it by GITHUB_API_URL=s.APIURL() (no trailing
 // slash, as Actions sets it).
@@ -29,6 +31,13 @@
 //	GET    /repos/{o}/{r}/pulls                     state, head (owner:branch only), base
 //	POST   /repos/{o}/{r}/pulls                     422 "A pull request already exists ..."
 //	GET    /repos/{o}/{r}/pulls/{n}, PATCH
+//	GET    /repos/{o}/{r}/pulls/{n}/reviews, POST   a comment-only or changes review needs a body; not on one's own PR
+//	GET    /repos/{o}/{r}/pulls/{n}/reviews/{id}
+//	GET    /repos/{o}/{r}/pulls/{n}/reviews/{id}/comments
+//	GET    /repos/{o}/{r}/pulls/{n}/comments, POST  (in_reply_to: a reply)
+//	POST   /repos/{o}/{r}/pulls/{n}/comments/{id}/replies
+//	GET    /repos/{o}/{r}/pulls/comments/{id}
+//	GET    /repos/{o}/{r}/pulls/{n}/requested_reviewers, POST, DELETE  422 for the author or a non-collaborator
 //	GET    /search/issues                           repo:, is:, state:, label:, author:, in:, words
 //
 // Lists are paginated (page, per_page, Link header) like GitHub's.

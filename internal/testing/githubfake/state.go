@@ -19,6 +19,8 @@ type repo struct {
 	labels        map[string]string // lower-case name -> name
 	branches      map[string]string // name -> sha
 	gitDir        string
+	reviews       map[int64]*Review
+	reviewComment map[int64]*ReviewComment
 }
 
 func (r *repo) fullName() string { return r.owner + "/" + r.name }
@@ -70,6 +72,9 @@ type PullRequest struct {
 	Merged   bool
 	// MaintainerCanModify mirrors the API field.
 	MaintainerCanModify bool
+	// RequestedReviewers are the logins whose review is requested; a
+	// submitted review removes its author, as on GitHub.
+	RequestedReviewers []string
 }
 
 // Comment is an issue or PR comment.
@@ -92,6 +97,7 @@ func (i *Issue) clone() Issue {
 	c.Labels = slices.Clone(i.Labels)
 	if i.PR != nil {
 		pr := *i.PR
+		pr.RequestedReviewers = slices.Clone(i.PR.RequestedReviewers)
 		c.PR = &pr
 	}
 	return c
@@ -114,6 +120,9 @@ func (s *Server) AddRepo(fullName, defaultBranch string) {
 		comments:   map[int64]*Comment{},
 		labels:     map[string]string{},
 		branches:   map[string]string{},
+
+		reviews:       map[int64]*Review{},
+		reviewComment: map[int64]*ReviewComment{},
 	}
 }
 

@@ -378,3 +378,16 @@ func TestStartedHookFiresMidStream(t *testing.T) {
 		t.Fatal("Started was not called after the first token")
 	}
 }
+
+// TestPsListsTheModelsLoaded: /api/ps lists every model, as a warm server
+// does, and is not recorded as a request.
+func TestPsListsTheModelsLoaded(t *testing.T) {
+	srv := New(t, Model{Name: model}, Model{Name: "other:1b"})
+	ps, err := client(t, srv).ListRunning(context.Background())
+	if err != nil || len(ps.Models) != 2 || ps.Models[0].Name != model {
+		t.Fatalf("ps = %+v, %v", ps, err)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests recorded", n)
+	}
+}

@@ -172,3 +172,17 @@ func (s *Server) handleVersion(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]string{"version": v})
 }
+
+// handlePs answers /api/ps as a server whose models are all loaded: a
+// request waiting on this fake is evaluating its prompt. It is a status
+// poll (the client asks it while it waits), so it is not recorded.
+func (s *Server) handlePs(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	resp := api.ProcessResponse{Models: []api.ProcessModelResponse{}}
+	for _, n := range s.order {
+		m := s.models[n]
+		resp.Models = append(resp.Models, api.ProcessModelResponse{Name: m.Name, Model: m.Name, Digest: m.Digest, Details: m.details()})
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, resp)
+}

@@ -105,6 +105,7 @@ func Start(models ...Model) *Server {
 	mux.HandleFunc("POST /api/show", s.handleShow)
 	mux.HandleFunc("GET /api/tags", s.handleTags)
 	mux.HandleFunc("GET /api/version", s.handleVersion)
+	mux.HandleFunc("GET /api/ps", s.handlePs)
 	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
 		// The real server answers GET and HEAD / with this text; the client's
 		// Heartbeat uses it.

@@ -37,6 +37,9 @@ type key struct {
 	budget    int
 }
 
+// keepTrees keeps each case's trees instead of removing them (-keep).
+var keepTrees bool
+
 // measure rebuilds every case from the module proxy and prints file and
 // site recall per query kind, ranker and budget.
 func measure(cs []Case, only string, verbose bool, out io.Writer) error {
@@ -107,7 +110,11 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 				}
 			}
 		}
-		os.RemoveAll(tmp)
+		if keepTrees {
+			fmt.Fprintf(os.Stderr, "%s: trees kept in %s\n", c.ID, tmp)
+		} else {
+			os.RemoveAll(tmp)
+		}
 	}
 	report(out, tallies, measured)
 	return nil

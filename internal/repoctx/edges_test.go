@@ -32,3 +32,40 @@ func TestBuildFollowsTheFailingTestsCallees(t *testing.T) {
 		t.Fatalf("deepHelper (calc/big.go:%d) is not packed; files %v, big.go %+v", site, paths(p), f)
 	}
 }
+
+// TestBuildPacksOnlyTheFailingTestsOfATestFile: a test file full of tests
+// that share the failure's words would take the budget from the code
+// under test; only the failing test (and the line the output names) is
+// packed from it, and the code's helper gets the room.
+func TestBuildPacksOnlyTheFailingTestsOfATestFile(t *testing.T) {
+	var tests, code strings.Builder
+	tests.WriteString("package calc\n\nimport \"testing\"\n\n")
+	code.WriteString("package calc\n\n")
+	for k := range 40 {
+		fmt.Fprintf(&tests, "func TestTotalRounding%d(t *testing.T) {\n\tif got := Total([]int{%d, 2}); got != %d {\n\t\tt.Errorf(\"Total rounding = %%d, want %d\", got)\n\t}\n}\n\n", k, k, k+3, k+3)
+		fmt.Fprintf(&code, "// round%d rounds a value.\nfunc round%d(value int) int {\n\treturn value + %d\n}\n\n", k, k, k)
+	}
+	tests.WriteString("func TestTotal(t *testing.T) {\n\tif got := Total([]int{1, 2}); got != 3 {\n\t\tt.Errorf(\"Total rounding = %d, want 3\", got)\n\t}\n}\n")
+	code.WriteString("// Total sums values.\nfunc Total(values []int) int {\n\tn := 0\n\tfor _, v := range values {\n\t\tn += v\n\t}\n\treturn fix(n)\n}\n\nfunc fix(n int) int {\n\treturn n - 1 // the bug\n}\n")
+	repo := newRepo(t, map[string]string{
+		"go.mod":            "module example.com/calc\n",
+		"calc/calc.go":      code.String(),
+		"calc/calc_test.go": tests.String(),
+	})
+	last := strings.Count(tests.String(), "\n") - 2
+	failing := fmt.Sprintf("--- FAIL: TestTotal (0.00s)\n    calc_test.go:%d: Total rounding = 2, want 3\nFAIL\nFAIL\texample.com/calc\t0.002s\n", last)
+	p := build(t, repo, failing, 1200)
+	tf := fileOf(p, "calc/calc_test.go")
+	if tf == nil || !covers(tf, last-2, last) {
+		t.Fatalf("the failing test is not packed: %+v", tf)
+	}
+	for _, c := range tf.Chunks {
+		if c.EndLine < last-3 {
+			t.Errorf("another test of calc_test.go is packed: lines %d-%d %v", c.StartLine, c.EndLine, c.Symbols)
+		}
+	}
+	site := strings.Count(code.String()[:strings.Index(code.String(), "func fix")], "\n") + 1
+	if f := fileOf(p, "calc/calc.go"); f == nil || !covers(f, site, site+2) {
+		t.Fatalf("fix (calc/calc.go:%d) is not packed; files %v", site, paths(p))
+	}
+}

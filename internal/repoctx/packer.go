@@ -86,13 +86,14 @@ func (r *Ranking) section(i, limit int) (string, []Chunk, int) {
 	if o == nil || len(o.lines) == 0 {
 		return "", nil, 0
 	}
+	narrow := r.failingTestFile(i)
 	whole := []Chunk{span(1, len(o.lines))}
-	if r.cost(i, o, whole) <= limit {
+	if !narrow && r.cost(i, o, whole) <= limit {
 		text := r.render(i, o, whole)
 		return text, o.named(whole), EstimateTokens(text)
 	}
 	var chosen []Chunk
-	for _, c := range r.candidates(i, o) {
+	for _, c := range r.candidates(i, o, narrow) {
 		try := mergeChunks(append(append([]Chunk(nil), chosen...), c))
 		if r.cost(i, o, try) <= limit {
 			chosen = try
@@ -136,10 +137,19 @@ func (r *Ranking) sectionHeader(i int, o *outline, chunks []Chunk) string {
 	return chunkHeader(r.ix.paths[i], len(o.lines), chunks)
 }
 
+// failingTestFile reports whether file i is a test file of a query that
+// names failing tests: the model needs those tests and the lines the
+// output names, not the file's other tests, however many of the query's
+// words they share.
+func (r *Ranking) failingTestFile(i int) bool {
+	return len(r.q.tests) > 0 && isTestFile(r.ix.paths[i])
+}
+
 // candidates are the parts of file i worth packing, best first: relevant
 // definitions (big ones cut to the lines the query points at), then windows
-// with query terms that no definition covers.
-func (r *Ranking) candidates(i int, o *outline) []Chunk {
+// with query terms that no definition covers. narrow keeps only the
+// definitions and lines the query points at (focus lines).
+func (r *Ranking) candidates(i int, o *outline, narrow bool) []Chunk {
 	type cand struct {
 		c     Chunk
 		score float64
@@ -147,7 +157,7 @@ func (r *Ranking) candidates(i int, o *outline) []Chunk {
 	var cs []cand
 	for _, s := range o.syms {
 		sc := r.symbolScore(i, s)
-		if sc <= 0 {
+		if sc <= 0 || narrow && !r.focused(i, s) {
 			continue
 		}
 		if s.end-s.start+1 <= bigSymbol {
@@ -164,7 +174,7 @@ func (r *Ranking) candidates(i int, o *outline) []Chunk {
 		for k := range r.scans[i].blocks {
 			b := &r.scans[i].blocks[k]
 			lo, hi := int(b.block)*blockLines+1, int(b.block+1)*blockLines
-			if hi >= s.start && lo <= s.end {
+			if !narrow && hi >= s.start && lo <= s.end {
 				cs = append(cs, cand{span(max(s.start, lo), min(s.end, hi)), sc * 0.5 * r.blockScore(b) / r.bestBlock()})
 			}
 		}
@@ -180,7 +190,7 @@ func (r *Ranking) candidates(i int, o *outline) []Chunk {
 	for k := range r.scans[i].blocks {
 		b := &r.scans[i].blocks[k]
 		lo, hi := int(b.block)*blockLines+1, min(int(b.block+1)*blockLines, len(o.lines))
-		if !covered(lo) || !covered(hi) {
+		if !narrow && (!covered(lo) || !covered(hi)) {
 			cs = append(cs, cand{span(lo, hi), 0.5 * r.blockScore(b) / r.bestBlock()})
 		}
 	}
@@ -202,6 +212,16 @@ func (r *Ranking) candidates(i int, o *outline) []Chunk {
 		}
 	}
 	return out
+}
+
+// focused reports whether a focus line of file i lies in s.
+func (r *Ranking) focused(i int, s symbol) bool {
+	for _, l := range r.focus[i] {
+		if l >= s.start && l <= s.end {
+			return true
+		}
+	}
+	return false
 }
 
 // mergeChunks sorts chunks and joins those that overlap or touch.

@@ -27,6 +27,7 @@ func main() {
 	cases := flag.String("cases", "bench/realbugs/cases.json", "the case list")
 	verbose := flag.Bool("v", false, "print each case's figures and misses")
 	only := flag.String("only", "", "measure only the case with this id")
+	flag.IntVar(&verboseBudget, "vbudget", 16384, "the budget whose misses -v prints")
 	flag.BoolVar(&keepTrees, "keep", false, "keep each case's trees (printed to stderr) to look at them, e.g. with agentfix context")
 	flag.Parse()
 	if *disc {

@@ -37,6 +37,9 @@ type key struct {
 	budget    int
 }
 
+// verboseBudget is the budget whose misses -v prints (-vbudget).
+var verboseBudget = 16384
+
 // keepTrees keeps each case's trees instead of removing them (-keep).
 var keepTrees bool
 
@@ -105,7 +108,7 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 				if r.files == len(ch.codeFiles) {
 					t.filesAll++
 				}
-				if verbose && k.who == "engine" && k.budget == 16384 {
+				if verbose && k.who == "engine" && k.budget == verboseBudget {
 					fmt.Fprintf(out, "%-28s %-7s files %d/%d sites %d/%d  %s\n", c.ID, kind, r.files, len(ch.codeFiles), r.shown, len(ch.sites), r.missed)
 				}
 			}
@@ -154,7 +157,9 @@ func measureOne(ctx context.Context, root, query string, ch *change) (map[key]re
 		for _, f := range p.Files {
 			shown[f.Path] = f.Chunks
 		}
-		out[key{who: "engine", budget: b}] = score(shown, ch)
+		res := score(shown, ch)
+		res.missed = whyMissed(ix, shown, ch)
+		out[key{who: "engine", budget: b}] = res
 		whole := map[string][]repoctx.Chunk{}
 		for f := range base.Packed(order, b) {
 			whole[f] = []repoctx.Chunk{{StartLine: 1, EndLine: 1 << 30}}
@@ -225,6 +230,34 @@ func enclosing(ix *repoctx.Index, f string, s Site) []string {
 	return out
 }
 
+// whyMissed lists the sites the shown chunks miss, each with the
+// definitions holding it and whether its file was packed at all:
+// gjson.go:1011-1011[parseObjectPath] (file packed, not this part).
+func whyMissed(ix *repoctx.Index, shown map[string][]repoctx.Chunk, ch *change) string {
+	var out []string
+	for _, s := range ch.sites {
+		if inChunks(shown[s.File], s) {
+			continue
+		}
+		why := "file not packed"
+		if len(shown[s.File]) > 0 {
+			why = "file packed"
+		}
+		out = append(out, fmt.Sprintf("%s[%s; %s]", s, strings.Join(enclosing(ix, s.File, s), ","), why))
+	}
+	return strings.Join(out, " ")
+}
+
+// inChunks reports whether site s lies whole inside one of cs.
+func inChunks(cs []repoctx.Chunk, s Site) bool {
+	for _, c := range cs {
+		if c.StartLine <= s.Start && s.End <= c.EndLine {
+			return true
+		}
+	}
+	return false
+}
+
 // score counts the fixed files and the sites that the shown chunks hold.
 func score(shown map[string][]repoctx.Chunk, ch *change) result {
 	var r result
@@ -233,22 +266,11 @@ func score(shown map[string][]repoctx.Chunk, ch *change) result {
 			r.files++
 		}
 	}
-	var missed []string
 	for _, s := range ch.sites {
-		in := false
-		for _, c := range shown[s.File] {
-			if c.StartLine <= s.Start && s.End <= c.EndLine {
-				in = true
-				break
-			}
-		}
-		if in {
+		if inChunks(shown[s.File], s) {
 			r.shown++
-		} else {
-			missed = append(missed, s.String())
 		}
 	}
-	r.missed = strings.Join(missed, " ")
 	return r
 }
 

@@ -1,8 +1,13 @@
 package repoctx
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"math"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -12,19 +17,33 @@ const (
 	// followed: a fix often sits in a helper the test reaches through two
 	// or three calls.
 	edgeDepth = 3
-	// edgeNodes bounds the functions followed from one test.
+	// edgeNodes bounds the functions followed from one start.
 	edgeNodes = 24
 	// edgeDecay is how much less each call level counts.
 	edgeDecay = 0.6
+	// subjectWeight is how much more than the test's other callees the
+	// assertion's subject counts: the call whose result the failing line
+	// compares, or that the failing line makes.
+	subjectWeight = 2.0
 )
 
-// testEdges follows test → code edges: from the failing tests the query
-// names (defined in a test file), their callees in the same package, then
-// those functions' callees, edgeDepth calls deep. Each function reached
+// call is a name to resolve in a package's definitions and follow.
+type call struct {
+	name   string
+	depth  int
+	weight float64
+}
+
+// testEdges follows test → code edges. From each failing test the query
+// names (defined in a Go test file): first the assertion's subject (the
+// calls on the lines of the test the output names, and the calls that
+// made the values those lines use), then the test's other callees in the
+// same package, then those functions' callees, edgeDepth calls deep. From
+// each line the output names in a Go file that is not a test (a panic's
+// frame): the function holding it and its callees. Each function reached
 // outside test files becomes a focus of its file (so the packer shows its
-// whole body, or its head when it is big) and raises the file a little,
-// less the deeper it is. Helpers in test files are followed but not
-// packed for it.
+// whole body) and raises the file a little, less the deeper it is.
+// Helpers in test files are followed but not packed for it.
 func (r *Ranking) testEdges(bonus []float64) {
 	names := make([]string, 0, len(r.q.symbols))
 	for s := range r.q.symbols {
@@ -33,12 +52,16 @@ func (r *Ranking) testEdges(bonus []float64) {
 		}
 	}
 	sort.Strings(names)
-	type node struct {
-		file  int
-		name  string
-		depth int
-	}
 	defsOf := map[string]map[string][]int{} // per directory
+	defs := func(dir string) map[string][]int {
+		d, ok := defsOf[dir]
+		if !ok {
+			d = dirDefs(r.dirFiles(dir))
+			defsOf[dir] = d
+		}
+		return d
+	}
+	parsed := map[int]*goFile{}
 	for _, name := range names {
 		for _, l := range r.defs[exactHash([]byte(name))] {
 			i := int(l.file)
@@ -46,32 +69,100 @@ func (r *Ranking) testEdges(bonus []float64) {
 			if !isTestFile(p) || path.Ext(p) != ".go" {
 				continue
 			}
-			dir := path.Dir(p)
-			defs, ok := defsOf[dir]
+			s, ok := r.symbolNamed(i, name)
 			if !ok {
-				defs = dirDefs(r.dirFiles(dir))
-				defsOf[dir] = defs
+				continue
 			}
-			seen := map[string]bool{name: true}
-			queue := []node{{i, name, 0}}
-			for len(queue) > 0 && len(seen) <= edgeNodes {
-				n := queue[0]
-				queue = queue[1:]
-				s, ok := r.symbolNamed(n.file, n.name)
-				if !ok || n.depth == edgeDepth {
+			// The subject first, on its own: a test that sets up much
+			// would use up edgeNodes before the call it asserts about.
+			var subject []call
+			for _, fl := range r.lines {
+				if int(fl.file) == i && int(fl.line) >= s.start && int(fl.line) <= s.end {
+					for _, c := range r.subjectCalls(parsed, i, int(fl.line)) {
+						subject = append(subject, call{c, 0, subjectWeight})
+					}
+				}
+			}
+			r.follow(defs(path.Dir(p)), map[string]bool{name: true}, subject)
+			start := make([]call, 0, len(s.callees))
+			for _, c := range s.callees {
+				start = append(start, call{c, 0, 1})
+			}
+			r.follow(defs(path.Dir(p)), map[string]bool{name: true}, start)
+		}
+	}
+	// A panic's frames: the function holding each line named outside
+	// test files, and what it calls.
+	for _, fl := range r.lines {
+		i := int(fl.file)
+		p := r.ix.paths[i]
+		if isTestFile(p) || path.Ext(p) != ".go" {
+			continue
+		}
+		o := r.outlineOf(i)
+		if o == nil {
+			continue
+		}
+		for _, s := range o.syms {
+			if int(fl.line) >= s.start && int(fl.line) <= s.end && len(s.callees) > 0 {
+				start := make([]call, 0, len(s.callees))
+				for _, c := range s.callees {
+					start = append(start, call{c, 1, 1})
+				}
+				r.follow(defs(path.Dir(p)), map[string]bool{s.name: true}, start)
+			}
+		}
+	}
+	// Each file is raised by its best reached function: a file of many
+	// set-up helpers is no likelier the place than the one the assertion
+	// reaches.
+	for i, m := range r.reached {
+		best := 0.0
+		for _, w := range m {
+			best = max(best, w)
+		}
+		bonus[i] += 0.3 * best
+	}
+}
+
+// reachAt records that the definition declared at line of file i was
+// reached by the edges with weight w (the best of its paths counts).
+func (r *Ranking) reachAt(i, line int, w float64) {
+	m := r.reached[i]
+	if m == nil {
+		m = map[int]float64{}
+		r.reached[i] = m
+	}
+	m[line] = max(m[line], w)
+}
+
+// follow resolves the calls in one package's definitions, breadth first.
+// Each function reached (a call x.Name() may mean any method Name) is a
+// focus of its file and raises the file, once per call, when it is not a
+// test file; its own callees are followed one level deeper, up to
+// edgeDepth, at most edgeNodes names in all.
+func (r *Ranking) follow(defs map[string][]int, seen map[string]bool, queue []call) {
+	for len(queue) > 0 && len(seen) <= edgeNodes {
+		c := queue[0]
+		queue = queue[1:]
+		if seen[c.name] {
+			continue
+		}
+		seen[c.name] = true
+		for _, j := range defs[c.name] {
+			code := !isTestFile(r.ix.paths[j])
+			ss := r.symbolsNamed(j, c.name)
+			w := c.weight * math.Pow(edgeDecay, float64(c.depth))
+			for _, s := range ss {
+				if code {
+					r.reachAt(j, s.decl, w)
+				}
+				if c.depth+1 == edgeDepth {
 					continue
 				}
-				for _, c := range s.callees {
-					if seen[c] {
-						continue
-					}
-					seen[c] = true
-					for _, j := range defs[c] {
-						if cs, ok := r.symbolNamed(j, c); ok && !isTestFile(r.ix.paths[j]) {
-							r.focus[j] = append(r.focus[j], cs.decl)
-							bonus[j] += 0.3 * math.Pow(edgeDecay, float64(n.depth))
-						}
-						queue = append(queue, node{j, c, n.depth + 1})
+				for _, n := range s.callees {
+					if !seen[n] {
+						queue = append(queue, call{n, c.depth + 1, c.weight})
 					}
 				}
 			}
@@ -79,16 +170,169 @@ func (r *Ranking) testEdges(bonus []float64) {
 	}
 }
 
-// symbolNamed is the first top-level definition of file i called name.
-func (r *Ranking) symbolNamed(i int, name string) (symbol, bool) {
-	o := r.outlineOf(i)
-	if o == nil {
-		return symbol{}, false
+// subjectCalls are the calls an assertion at line of Go file i is about:
+// those of the innermost statement holding the line, and those that
+// assigned the variables it uses, earlier in the same function (b, err :=
+// Marshal(v) ... Equal(t, want, string(b)) gives Equal, string, Marshal).
+func (r *Ranking) subjectCalls(parsed map[int]*goFile, i, line int) []string {
+	f, ok := parsed[i]
+	if !ok {
+		if src, err := os.ReadFile(filepath.Join(r.ix.root, r.ix.paths[i])); err == nil {
+			fset := token.NewFileSet()
+			if af, _ := parser.ParseFile(fset, "", src, parser.SkipObjectResolution); af != nil {
+				f = &goFile{fset, af}
+			}
+		}
+		parsed[i] = f
 	}
-	for _, s := range o.syms {
-		if s.name == name {
-			return s, true
+	if f == nil {
+		return nil
+	}
+	lineOf := func(p token.Pos) int { return f.fset.Position(p).Line }
+	var fn *ast.FuncDecl
+	for _, d := range f.ast.Decls {
+		if d, ok := d.(*ast.FuncDecl); ok && d.Body != nil && lineOf(d.Pos()) <= line && line <= lineOf(d.End()) {
+			fn = d
 		}
 	}
+	if fn == nil {
+		return nil
+	}
+	var stmt ast.Stmt
+	ast.Inspect(fn.Body, func(n ast.Node) bool {
+		s, ok := n.(ast.Stmt)
+		if !ok {
+			return true
+		}
+		if lineOf(s.Pos()) <= line && line <= lineOf(s.End()) {
+			if _, block := s.(*ast.BlockStmt); !block {
+				stmt = s // deeper statements come later
+			}
+			return true
+		}
+		return false
+	})
+	if stmt == nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	addCalls := func(n ast.Node) {
+		for _, c := range callNames(n) {
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	// For a statement with a body (if, for, switch), its head only.
+	head := ast.Node(stmt)
+	switch s := stmt.(type) {
+	case *ast.IfStmt:
+		head = s.Cond
+	case *ast.ForStmt:
+		head = s.Cond
+	case *ast.RangeStmt:
+		head = s.X
+	case *ast.SwitchStmt:
+		head = s.Tag
+	}
+	if head == nil {
+		return nil
+	}
+	addCalls(head)
+	// The variables the statement uses, traced back through assignments
+	// before it, two steps.
+	uses := identsIn(head)
+	for range 2 {
+		var more []string
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			a, ok := n.(*ast.AssignStmt)
+			if !ok || a.Pos() >= stmt.Pos() {
+				return true
+			}
+			for _, lhs := range a.Lhs {
+				if id, ok := lhs.(*ast.Ident); ok && uses[id.Name] {
+					for _, rhs := range a.Rhs {
+						addCalls(rhs)
+						for v := range identsIn(rhs) {
+							more = append(more, v)
+						}
+					}
+					break
+				}
+			}
+			return true
+		})
+		uses = map[string]bool{}
+		for _, v := range more {
+			uses[v] = true
+		}
+	}
+	return out
+}
+
+// goFile is a parsed Go file.
+type goFile struct {
+	fset *token.FileSet
+	ast  *ast.File
+}
+
+// callNames are the names of the calls in n: f(), x.f(), pkg.F().
+func callNames(n ast.Node) []string {
+	var out []string
+	ast.Inspect(n, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		var name string
+		switch f := c.Fun.(type) {
+		case *ast.Ident:
+			name = f.Name
+		case *ast.SelectorExpr:
+			name = f.Sel.Name
+		}
+		if name != "" && !goBuiltins[name] {
+			out = append(out, name)
+		}
+		return true
+	})
+	return out
+}
+
+// identsIn are the plain identifiers n uses.
+func identsIn(n ast.Node) map[string]bool {
+	out := map[string]bool{}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			out[id.Name] = true
+		}
+		return true
+	})
+	return out
+}
+
+// symbolNamed is the first top-level definition of file i called name.
+func (r *Ranking) symbolNamed(i int, name string) (symbol, bool) {
+	if ss := r.symbolsNamed(i, name); len(ss) > 0 {
+		return ss[0], true
+	}
 	return symbol{}, false
+}
+
+// symbolsNamed are the top-level definitions of file i called name: a
+// function and the methods of that name, which a call x.Name() may mean.
+func (r *Ranking) symbolsNamed(i int, name string) []symbol {
+	o := r.outlineOf(i)
+	if o == nil {
+		return nil
+	}
+	var out []symbol
+	for _, s := range o.syms {
+		if s.name == name {
+			out = append(out, s)
+		}
+	}
+	return out
 }

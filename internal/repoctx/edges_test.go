@@ -69,3 +69,85 @@ func TestBuildPacksOnlyTheFailingTestsOfATestFile(t *testing.T) {
 		t.Fatalf("fix (calc/calc.go:%d) is not packed; files %v", site, paths(p))
 	}
 }
+
+// lookalikes is a Go file of n small functions that share no word with
+// the failures below, then tail.
+func lookalikes(n int, tail string) string {
+	var b strings.Builder
+	b.WriteString("package calc\n\n")
+	for k := range n {
+		fmt.Fprintf(&b, "// step%d adds a value to the total.\nfunc step%d(total, value int) int {\n\tif value < 0 {\n\t\treturn total\n\t}\n\treturn total + value + %d\n}\n\n", k, k, k)
+	}
+	b.WriteString(tail)
+	return b.String()
+}
+
+// lineOf is the 1-based line of the first occurrence of s in text.
+func lineOf(text, s string) int {
+	return strings.Count(text[:strings.Index(text, s)], "\n") + 1
+}
+
+// TestBuildFollowsTheAssertionsSubject: the failing test sets up much
+// (more calls than the edges follow) before the call it asserts about;
+// the line the output names compares that call's result, so the helper
+// the call reaches is packed.
+func TestBuildFollowsTheAssertionsSubject(t *testing.T) {
+	var test, setup strings.Builder
+	setup.WriteString("package calc\n\n")
+	test.WriteString("package calc\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {\n")
+	for k := range 30 {
+		fmt.Fprintf(&setup, "func prepare%d() int { return step%d(0, %d) }\n\n", k, k, k)
+		fmt.Fprintf(&test, "\t_ = prepare%d()\n", k)
+	}
+	test.WriteString("\tgot := Total([]int{1, 2})\n\tif got != 3 {\n\t\tt.Errorf(\"got %d, want 3\", got)\n\t}\n}\n")
+	big := lookalikes(60, "// deepHelper rounds the total.\nfunc deepHelper(total int) int {\n\treturn total - 1 // the bug\n}\n")
+	repo := newRepo(t, map[string]string{
+		"go.mod":            "module example.com/calc\n",
+		"calc/big.go":       big,
+		"calc/setup.go":     setup.String(),
+		"calc/calc.go":      "package calc\n\n// Total sums values.\nfunc Total(values []int) int {\n\treturn deepHelper(len(values))\n}\n",
+		"calc/calc_test.go": test.String(),
+	})
+	failing := fmt.Sprintf("--- FAIL: TestTotal (0.00s)\n    calc_test.go:%d: got 2, want 3\nFAIL\nFAIL\texample.com/calc\t0.002s\n", lineOf(test.String(), "t.Errorf"))
+	p := build(t, repo, failing, 2048)
+	site := lineOf(big, "func deepHelper")
+	if f := fileOf(p, "calc/big.go"); f == nil || !covers(f, site, site+2) {
+		t.Fatalf("deepHelper (calc/big.go:%d), reached from the asserted Total, is not packed; files %v", site, paths(p))
+	}
+}
+
+// TestBuildFollowsThePanicsFrames: the test panics inside decode, which
+// the test reaches through more calls than the edges follow; the frame
+// names decode's line, and decode's callee (the fix site, in a big file
+// of look-alikes) is packed.
+func TestBuildFollowsThePanicsFrames(t *testing.T) {
+	big := lookalikes(60, "// readByte reads the next byte.\nfunc readByte(b []byte, i int) byte {\n\treturn b[i] // the bug: no bounds check\n}\n")
+	code := "package calc\n\n// Parse parses b.\nfunc Parse(b []byte) int { return first(b) }\n\nfunc first(b []byte) int { return second(b) }\n\nfunc second(b []byte) int { return decode(b) }\n\nfunc decode(b []byte) int {\n\treturn int(readByte(b, 0))\n}\n"
+	repo := newRepo(t, map[string]string{
+		"go.mod":            "module example.com/calc\n",
+		"calc/big.go":       big,
+		"calc/calc.go":      code,
+		"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestParseEmpty(t *testing.T) {\n\tParse(nil)\n}\n",
+	})
+	failing := fmt.Sprintf(`--- FAIL: TestParseEmpty (0.00s)
+panic: runtime error: index out of range [0] with length 0 [recovered]
+
+goroutine 7 [running]:
+testing.tRunner.func1.2({0x5b1e40, 0xc000016108})
+	/usr/local/go/src/testing/testing.go:1631 +0x24a
+example.com/calc.readByte(...)
+	/home/u/calc/calc/big.go:%d
+example.com/calc.decode({0x0, 0x0, 0x0})
+	/home/u/calc/calc/calc.go:%d +0x1d
+example.com/calc.second(...)
+	/home/u/calc/calc/calc.go:8
+FAIL	example.com/calc	0.004s
+`, lineOf(big, "return b[i]"), lineOf(code, "return int(readByte"))
+	// Without the innermost frame, only decode's line points the way.
+	failing = strings.Replace(failing, "example.com/calc.readByte(...)\n\t/home/u/calc/calc/big.go:"+fmt.Sprint(lineOf(big, "return b[i]"))+"\n", "", 1)
+	p := build(t, repo, failing, 2048)
+	site := lineOf(big, "func readByte")
+	if f := fileOf(p, "calc/big.go"); f == nil || !covers(f, site, site+2) {
+		t.Fatalf("readByte (calc/big.go:%d), called by the frame's decode, is not packed; files %v %+v", site, paths(p), fileOf(p, "calc/big.go"))
+	}
+}

@@ -23,6 +23,9 @@ type outline struct {
 	// hits are the query's terms on each line, see lineHits.
 	hits map[int][]int
 	syms []symbol
+	// imports are the lines from the package clause to the end of the
+	// imports (Go only; 0 when not known).
+	importsFrom, importsTo int
 }
 
 // symbol is a top-level definition and the lines it spans (its doc comment
@@ -81,6 +84,12 @@ func goOutline(o *outline, name string, src []byte) bool {
 	}
 	o.pkg = f.Name.Name
 	line := func(p token.Pos) int { return fset.Position(p).Line }
+	o.importsFrom, o.importsTo = line(f.Package), line(f.Package)
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+			o.importsTo = line(g.End())
+		}
+	}
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
@@ -192,24 +201,12 @@ func callees(d *ast.FuncDecl) []string {
 	}
 	seen := map[string]bool{}
 	var out []string
-	ast.Inspect(d.Body, func(n ast.Node) bool {
-		c, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		var name string
-		switch f := c.Fun.(type) {
-		case *ast.Ident:
-			name = f.Name
-		case *ast.SelectorExpr:
-			name = f.Sel.Name
-		}
-		if name != "" && !seen[name] && !goBuiltins[name] {
+	for _, name := range callNames(d.Body) {
+		if !seen[name] {
 			seen[name] = true
 			out = append(out, name)
 		}
-		return true
-	})
+	}
 	return out
 }
 

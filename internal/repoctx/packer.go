@@ -22,6 +22,21 @@ const (
 	// bigSymbol is the size in lines past which only the parts of a
 	// definition the query points at are packed.
 	bigSymbol = 80
+	// bigFocused is the size in lines up to which a definition the query
+	// points at (a failing test, a frame's function, a function the
+	// failing tests reach) is packed whole: the fix is often anywhere in
+	// its body, not near the line named.
+	bigFocused = 200
+	// focusedShare is the most of the code budget one definition the
+	// query points at may take to be packed whole.
+	focusedShare = 0.15
+	// restShare is the most of the code budget the rest of a file may
+	// cost (or a quarter of what is shown of it, if more) for the packer
+	// to show the file whole rather than in parts.
+	restShare = 0.05
+	// maxImportLines bounds the package clause and imports shown with a
+	// file's definitions.
+	maxImportLines = 30
 	// contextLines surround a focused part of a big definition.
 	contextLines = 8
 )
@@ -32,8 +47,12 @@ const codeHeader = "# Code (most relevant first; line numbers on the left)\n"
 const gapMarker = "...\n"
 
 // Pack lays out the ranking within opts.Budget tokens: the repo map first,
-// then files in rank order, each whole when small, else its relevant
-// definitions with line numbers.
+// then files in rank order. The code is chosen in two passes: first the
+// definitions and lines the query points at (failing tests, the lines the
+// output names, the functions the failing tests reach, the symbols it
+// names) in every candidate file, so that several files' relevant
+// functions come before any one file's full text; then, with what is left,
+// each file whole when small, else its other relevant definitions.
 func (r *Ranking) Pack(ctx context.Context, opts Options) (*Pack, error) {
 	budget := opts.Budget
 	if budget <= 0 {
@@ -43,67 +62,145 @@ func (r *Ranking) Pack(ctx context.Context, opts Options) (*Pack, error) {
 	p.Map = r.repoMap(int(float64(budget) * mapShare))
 	mapTokens := EstimateTokens(p.Map)
 	left := budget - mapTokens - EstimateTokens(codeHeader)
-	var code strings.Builder
 	if left > 0 && len(r.order) > 0 {
-		code.WriteString(codeHeader)
-		codeBudget := left
-		top := r.score[r.order[0]]
-		for rank, i := range r.order {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			if len(p.Files) == maxPackedFiles || rank == maxTried || r.score[i] < minRelScore*top || left < 40 {
-				break
-			}
-			// The best file may take most of the code budget; the others a
-			// third each, so that several candidates get in.
-			share := 0.35
-			if rank == 0 {
-				share = 0.6
-			}
-			limit := min(left, int(share*float64(codeBudget)))
-			text, chunks, tokens := r.section(i, limit)
-			if tokens == 0 || tokens > left {
-				continue
-			}
-			code.WriteString(text)
-			left -= tokens
-			p.Files = append(p.Files, File{Path: r.ix.paths[i], Score: math.Round(r.score[i]*1000) / 1000, Tokens: tokens, Chunks: chunks})
+		files, err := r.choose(ctx, left)
+		if err != nil {
+			return nil, err
 		}
-	}
-	if len(p.Files) > 0 {
-		p.Code = code.String()
+		var code strings.Builder
+		code.WriteString(codeHeader)
+		for _, f := range files {
+			o := r.outlineOf(f.i)
+			text := r.render(f.i, o, f.chunks)
+			code.WriteString(text)
+			p.Files = append(p.Files, File{Path: r.ix.paths[f.i], Score: math.Round(r.score[f.i]*1000) / 1000,
+				Tokens: EstimateTokens(text), Chunks: o.named(f.chunks)})
+		}
+		if len(p.Files) > 0 {
+			p.Code = code.String()
+		}
 	}
 	p.TokensUsed = mapTokens + EstimateTokens(p.Code)
 	return p, nil
 }
 
-// section renders the most of file i that fits in limit tokens: the whole
-// file if it fits, else its best definitions, best first. It returns the
-// text, the chunks and their token count, or 0 tokens when nothing fits.
-func (r *Ranking) section(i, limit int) (string, []Chunk, int) {
-	o := r.outlineOf(i)
-	if o == nil || len(o.lines) == 0 {
-		return "", nil, 0
-	}
-	narrow := r.failingTestFile(i)
-	whole := []Chunk{span(1, len(o.lines))}
-	if !narrow && r.cost(i, o, whole) <= limit {
-		text := r.render(i, o, whole)
-		return text, o.named(whole), EstimateTokens(text)
-	}
-	var chosen []Chunk
-	for _, c := range r.candidates(i, o, narrow) {
-		try := mergeChunks(append(append([]Chunk(nil), chosen...), c))
-		if r.cost(i, o, try) <= limit {
-			chosen = try
+// chosen is the chunks of file i that the packer chose.
+type chosen struct {
+	i      int
+	chunks []Chunk
+	tokens int // r.cost of chunks
+}
+
+// choose picks each candidate file's chunks within left tokens, in the two
+// passes Pack describes, and returns the files with chunks in rank order.
+func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
+	codeBudget := left
+	top := r.score[r.order[0]]
+	var files []*chosen
+	for rank, i := range r.order {
+		if rank == maxTried || r.score[i] < minRelScore*top {
+			break
+		}
+		if o := r.outlineOf(i); o != nil && len(o.lines) > 0 {
+			files = append(files, &chosen{i: i})
 		}
 	}
-	if len(chosen) == 0 {
-		return "", nil, 0
+	// share is the most of the code budget one file may take: the best
+	// file most of it, the others a third each, so that several
+	// candidates get in.
+	share := func(k int) int {
+		if k == 0 {
+			return int(0.6 * float64(codeBudget))
+		}
+		return int(0.35 * float64(codeBudget))
 	}
-	text := r.render(i, o, chosen)
-	return text, o.named(chosen), EstimateTokens(text)
+	packed := 0
+	capped := false // the passes after the first keep to share
+	add := func(k int, f *chosen, cs []Chunk) bool {
+		if len(f.chunks) == 0 && packed == maxPackedFiles {
+			return false
+		}
+		o := r.outlineOf(f.i)
+		try := mergeChunks(append(append([]Chunk(nil), f.chunks...), cs...))
+		cost := r.cost(f.i, o, try)
+		if cost-f.tokens > left || capped && cost > share(k) {
+			return false
+		}
+		// When the rest of the file costs little more, the whole file
+		// (not in a failing-test query's test file: see failingTestFile).
+		if whole := []Chunk{span(1, len(o.lines))}; !r.failingTestFile(f.i) && (len(try) != 1 || try[0].StartLine != 1 || try[0].EndLine != len(o.lines)) {
+			if wc := r.cost(f.i, o, whole); wc-cost <= max(int(restShare*float64(codeBudget)), cost/4) && wc-f.tokens <= left && (!capped || wc <= share(k)) {
+				try, cost = whole, wc
+			}
+		}
+		if len(f.chunks) == 0 {
+			packed++
+		}
+		left -= cost - f.tokens
+		f.chunks, f.tokens = try, cost
+		return true
+	}
+	// The parts the query points at first, then the other relevant parts
+	// of every file; the most relevant first whatever their file.
+	for _, narrow := range []bool{true, false} {
+		for _, pt := range r.parts(files, narrow, top, int(focusedShare*float64(codeBudget))) {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			add(pt.k, files[pt.k], []Chunk{pt.c})
+		}
+		if narrow {
+			// The imports of each Go file shown: a patch must know
+			// what the file has imported.
+			for k, f := range files {
+				o := r.outlineOf(f.i)
+				if len(f.chunks) > 0 && !isTestFile(r.ix.paths[f.i]) && o.importsTo > o.importsFrom && o.importsTo-o.importsFrom < maxImportLines {
+					add(k, f, []Chunk{span(o.importsFrom, o.importsTo)})
+				}
+			}
+		}
+		capped = true
+	}
+	// Small files whole, in rank order, with what is left.
+	for k, f := range files {
+		if left < 40 {
+			break
+		}
+		if !r.failingTestFile(f.i) {
+			add(k, f, []Chunk{span(1, len(r.outlineOf(f.i).lines))})
+		}
+	}
+	var out []chosen
+	for _, f := range files {
+		if len(f.chunks) > 0 {
+			out = append(out, *f)
+		}
+	}
+	return out, nil
+}
+
+// part is a candidate chunk of the k-th file the packer tries.
+type part struct {
+	k     int
+	c     Chunk
+	score float64
+}
+
+// parts are the candidate chunks of files, best first: each chunk's
+// score weighed by its file's rank score (relative to top), so that a
+// file's relevance counts but a very relevant definition of a lesser file
+// beats a lesser part of the best. narrow keeps only the parts the query
+// points at; otherwise test files of a failing-test query are still
+// narrow (see failingTestFile).
+func (r *Ranking) parts(files []*chosen, narrow bool, top float64, unit int) []part {
+	var out []part
+	for k, f := range files {
+		for _, c := range r.candidates(f.i, r.outlineOf(f.i), narrow || r.failingTestFile(f.i), unit) {
+			out = append(out, part{k, c.c, c.score * r.score[f.i] / top})
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].score > out[b].score })
+	return out
 }
 
 // named fills in the symbols of each chunk.
@@ -148,19 +245,18 @@ func (r *Ranking) failingTestFile(i int) bool {
 // candidates are the parts of file i worth packing, best first: relevant
 // definitions (big ones cut to the lines the query points at), then windows
 // with query terms that no definition covers. narrow keeps only the
-// definitions and lines the query points at (focus lines).
-func (r *Ranking) candidates(i int, o *outline, narrow bool) []Chunk {
-	type cand struct {
-		c     Chunk
-		score float64
-	}
+// definitions and lines the query points at (focus lines). A big
+// definition the query points at is packed whole when it costs at most
+// unit tokens.
+func (r *Ranking) candidates(i int, o *outline, narrow bool, unit int) []cand {
 	var cs []cand
 	for _, s := range o.syms {
 		sc := r.symbolScore(i, s)
 		if sc <= 0 || narrow && !r.focused(i, s) {
 			continue
 		}
-		if s.end-s.start+1 <= bigSymbol {
+		size := s.end - s.start + 1
+		if size <= bigSymbol || size <= bigFocused && !isTestFile(r.ix.paths[i]) && r.focused(i, s) && r.cost(i, o, []Chunk{span(s.start, s.end)}) <= unit {
 			cs = append(cs, cand{span(s.start, s.end), sc})
 			continue
 		}
@@ -175,7 +271,7 @@ func (r *Ranking) candidates(i int, o *outline, narrow bool) []Chunk {
 			b := &r.scans[i].blocks[k]
 			lo, hi := int(b.block)*blockLines+1, int(b.block+1)*blockLines
 			if !narrow && hi >= s.start && lo <= s.end {
-				cs = append(cs, cand{span(max(s.start, lo), min(s.end, hi)), sc * 0.5 * r.blockScore(b) / r.bestBlock()})
+				cs = append(cs, cand{span(max(s.start, lo), min(s.end, hi)), 0.5 * r.blockScore(b) / r.bestBlock()})
 			}
 		}
 	}
@@ -205,17 +301,27 @@ func (r *Ranking) candidates(i int, o *outline, narrow bool) []Chunk {
 		}
 		return cs[a].c.StartLine < cs[b].c.StartLine
 	})
-	out := make([]Chunk, 0, len(cs))
+	out := make([]cand, 0, len(cs))
 	for _, c := range cs {
 		if c.c.StartLine >= 1 && c.c.EndLine <= len(o.lines) && c.c.StartLine <= c.c.EndLine {
-			out = append(out, c.c)
+			out = append(out, c)
 		}
 	}
 	return out
 }
 
-// focused reports whether a focus line of file i lies in s.
+// cand is a chunk the packer may show, with how relevant it is.
+type cand struct {
+	c     Chunk
+	score float64
+}
+
+// focused reports whether the edges reached s or a focus line of file i
+// lies in it.
 func (r *Ranking) focused(i int, s symbol) bool {
+	if r.reached[i][s.decl] > 0 {
+		return true
+	}
 	for _, l := range r.focus[i] {
 		if l >= s.start && l <= s.end {
 			return true

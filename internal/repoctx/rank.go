@@ -30,6 +30,12 @@ type Ranking struct {
 	outline map[int]*outline // parsed lazily, per file
 	indexed int
 	best    float64 // best window score, see bestBlock
+
+	// lines are the files and lines the query names, in its order.
+	lines []fileLine
+	// reached are the definitions the failing tests and frames reach
+	// through calls, per file: declaration line -> weight (see testEdges).
+	reached map[int]map[int]float64
 }
 
 type fileLine struct {
@@ -50,7 +56,7 @@ func (ix *Index) Rank(ctx context.Context, text string) (*Ranking, error) {
 		return nil, err
 	}
 	r := &Ranking{ix: ix, q: q, m: m, scans: scans, score: make([]float64, len(scans)),
-		focus: map[int][]int{}, outline: map[int]*outline{}}
+		focus: map[int][]int{}, reached: map[int]map[int]float64{}, outline: map[int]*outline{}}
 	for i := range scans {
 		if scans[i].skip == indexed {
 			r.indexed++

@@ -40,6 +40,7 @@ func (r *Ranking) signals(bonus []float64) {
 		for _, i := range files {
 			if h.line > 0 {
 				r.focus[i] = append(r.focus[i], h.line)
+				r.lines = append(r.lines, fileLine{int32(i), int32(h.line)})
 			}
 			if isTestFile(r.ix.paths[i]) {
 				bonus[i] += w / 2

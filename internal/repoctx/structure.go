@@ -78,7 +78,7 @@ func (r *Ranking) relevantSymbols(i int, o *outline) []symbol {
 // a short function whose doc comment says what the query says beats a long
 // one that merely mentions its words.
 func (r *Ranking) symbolScore(i int, s symbol) float64 {
-	score := 0.0
+	score := 3 * r.reached[i][s.decl]
 	for _, l := range r.focus[i] {
 		if l >= s.start && l <= s.end {
 			score += 3

@@ -59,12 +59,20 @@ func corpusSources(goroot, modcache string) []module {
 
 // buildCorpus links (or copies) the text files of mods into dir and makes
 // it a git repository with every file added. It returns the file count.
-func buildCorpus(dir string, mods []module) (int, error) {
+// maxFiles, when positive, stops at that many files (the first in mods'
+// order: GOROOT/src first).
+func buildCorpus(dir string, mods []module, maxFiles int) (int, error) {
 	n := 0
 	for _, m := range mods {
+		if maxFiles > 0 && n >= maxFiles {
+			break
+		}
 		err := filepath.WalkDir(m.dir, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return nil
+			}
+			if maxFiles > 0 && n >= maxFiles {
+				return filepath.SkipAll
 			}
 			if d.IsDir() {
 				if d.Name() == ".git" {

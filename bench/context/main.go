@@ -11,7 +11,7 @@
 //
 // Usage:
 //
-//	go run ./bench/context [-targets 60] [-seed 1] [-corpus DIR] [-v]
+//	go run ./bench/context [-targets 60] [-seed 1] [-corpus DIR] [-max-files N] [-v]
 package main
 
 import (
@@ -43,6 +43,7 @@ func main() {
 	verbose := flag.Bool("v", false, "list the misses")
 	recall := flag.Bool("recall", true, "measure recall (set false to time only)")
 	cpuprofile := flag.String("cpuprofile", "", "with -repo, write a CPU profile to this file")
+	maxFiles := flag.Int("max-files", 0, "build the corpus with at most this many files (GOROOT/src first; 0: all), e.g. 20000 for the 20k-file goal")
 	flag.Parse()
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -62,7 +63,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench/context: -cpuprofile needs -repo")
 		os.Exit(2)
 	}
-	if err := run(*corpus, *targets, *seed, *verbose, *recall); err != nil {
+	if err := run(*corpus, *maxFiles, *targets, *seed, *verbose, *recall); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/context:", err)
 		os.Exit(1)
 	}
@@ -104,7 +105,7 @@ func packOne(repo, queryFile string, budget int, quiet bool) error {
 	return nil
 }
 
-func run(corpus string, ntargets int, seed uint64, verbose, recall bool) error {
+func run(corpus string, maxFiles, ntargets int, seed uint64, verbose, recall bool) error {
 	ctx := context.Background()
 	if corpus == "" {
 		tmp, err := os.MkdirTemp("", "agentfix-bench-")
@@ -117,7 +118,7 @@ func run(corpus string, ntargets int, seed uint64, verbose, recall bool) error {
 	if _, err := os.Stat(filepath.Join(corpus, ".git")); err != nil {
 		start := time.Now()
 		modcache := strings.TrimSpace(goEnv("GOMODCACHE"))
-		n, err := buildCorpus(corpus, corpusSources(strings.TrimSpace(goEnv("GOROOT")), modcache))
+		n, err := buildCorpus(corpus, corpusSources(strings.TrimSpace(goEnv("GOROOT")), modcache), maxFiles)
 		if err != nil {
 			return err
 		}

@@ -5,9 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"math"
-	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -61,7 +59,6 @@ func (r *Ranking) testEdges(bonus []float64) {
 		}
 		return d
 	}
-	parsed := map[int]*goFile{}
 	for _, name := range names {
 		for _, l := range r.defs[exactHash([]byte(name))] {
 			i := int(l.file)
@@ -78,7 +75,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 			var subject []call
 			for _, fl := range r.lines {
 				if int(fl.file) == i && int(fl.line) >= s.start && int(fl.line) <= s.end {
-					for _, c := range r.subjectCalls(parsed, i, int(fl.line)) {
+					for _, c := range r.subjectCalls(i, s, int(fl.line)) {
 						subject = append(subject, call{c, 0, subjectWeight})
 					}
 				}
@@ -174,23 +171,23 @@ func (r *Ranking) follow(defs map[string][]int, seen map[string]bool, queue []ca
 // those of the innermost statement holding the line, and those that
 // assigned the variables it uses, earlier in the same function (b, err :=
 // Marshal(v) ... Equal(t, want, string(b)) gives Equal, string, Marshal).
-func (r *Ranking) subjectCalls(parsed map[int]*goFile, i, line int) []string {
-	f, ok := parsed[i]
-	if !ok {
-		if src, err := os.ReadFile(filepath.Join(r.ix.root, r.ix.paths[i])); err == nil {
-			fset := token.NewFileSet()
-			if af, _ := parser.ParseFile(fset, "", src, parser.SkipObjectResolution); af != nil {
-				f = &goFile{fset, af}
-			}
-		}
-		parsed[i] = f
+func (r *Ranking) subjectCalls(i int, s symbol, line int) []string {
+	// Only the function is parsed (a test file may be thousands of
+	// lines): its lines after a package clause, so that line n of the
+	// snippet is line s.decl+n-2 of the file.
+	o := r.outlineOf(i)
+	if o == nil || s.end > len(o.lines) || s.decl < 1 {
+		return nil
 	}
+	src := "package p\n" + strings.Join(o.lines[s.decl-1:s.end], "\n")
+	fset := token.NewFileSet()
+	f, _ := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
 	if f == nil {
 		return nil
 	}
-	lineOf := func(p token.Pos) int { return f.fset.Position(p).Line }
+	lineOf := func(p token.Pos) int { return fset.Position(p).Line + s.decl - 2 }
 	var fn *ast.FuncDecl
-	for _, d := range f.ast.Decls {
+	for _, d := range f.Decls {
 		if d, ok := d.(*ast.FuncDecl); ok && d.Body != nil && lineOf(d.Pos()) <= line && line <= lineOf(d.End()) {
 			fn = d
 		}
@@ -270,12 +267,6 @@ func (r *Ranking) subjectCalls(parsed map[int]*goFile, i, line int) []string {
 		}
 	}
 	return out
-}
-
-// goFile is a parsed Go file.
-type goFile struct {
-	fset *token.FileSet
-	ast  *ast.File
 }
 
 // callNames are the names of the calls in n: f(), x.f(), pkg.F().

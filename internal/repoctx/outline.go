@@ -97,9 +97,7 @@ func goOutline(o *outline, name string, src []byte) bool {
 			if d.Doc != nil {
 				s.start = line(d.Doc.Pos())
 			}
-			var b bytes.Buffer
-			_ = printer.Fprint(&b, fset, &ast.FuncDecl{Recv: d.Recv, Name: d.Name, Type: d.Type})
-			s.sig = oneLine(b.String())
+			s.sig = funcSig(fset, src, d)
 			s.callees = callees(d)
 			o.syms = append(o.syms, s)
 		case *ast.GenDecl:
@@ -190,6 +188,23 @@ func typeKind(fset *token.FileSet, t ast.Expr) string {
 		s = s[:57] + "..."
 	}
 	return s
+}
+
+// funcSig is a function's signature on one line, from its source: the
+// text from func to its body (printing it with go/printer costs far more).
+func funcSig(fset *token.FileSet, src []byte, d *ast.FuncDecl) string {
+	tf := fset.File(d.Pos())
+	end := d.End()
+	if d.Body != nil {
+		end = d.Body.Lbrace
+	}
+	lo, hi := tf.Offset(d.Pos()), tf.Offset(end)
+	if lo < 0 || hi > len(src) || lo > hi {
+		return "func " + d.Name.Name
+	}
+	sig := oneLine(string(src[lo:hi]))
+	// A parameter list over several lines ends "b int, )".
+	return strings.ReplaceAll(strings.ReplaceAll(sig, ", )", ")"), "( ", "(")
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -30,6 +30,13 @@ const (
 	// focusedShare is the most of the code budget one definition the
 	// query points at may take to be packed whole.
 	focusedShare = 0.15
+	// partFiles is how many of the best files the packer weighs the
+	// parts of against each other; the rest are packed file by file.
+	partFiles = 12
+	// minBytesPerToken is more bytes than any source text has per token
+	// as EstimateTokens counts (a run of letters is a token per three, a
+	// run of blanks one): a file of n bytes costs more than n/8 tokens.
+	minBytesPerToken = 8
 	// restShare is the most of the code budget the rest of a file may
 	// cost (or a quarter of what is shown of it, if more) for the packer
 	// to show the file whole rather than in parts.
@@ -96,14 +103,12 @@ type chosen struct {
 func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 	codeBudget := left
 	top := r.score[r.order[0]]
-	var files []*chosen
+	var files []*chosen // outlined only when needed: parsing is the cost
 	for rank, i := range r.order {
 		if rank == maxTried || r.score[i] < minRelScore*top {
 			break
 		}
-		if o := r.outlineOf(i); o != nil && len(o.lines) > 0 {
-			files = append(files, &chosen{i: i})
-		}
+		files = append(files, &chosen{i: i})
 	}
 	// share is the most of the code budget one file may take: the best
 	// file most of it, the others a third each, so that several
@@ -114,6 +119,7 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 		}
 		return int(0.35 * float64(codeBudget))
 	}
+	unit := int(focusedShare * float64(codeBudget))
 	packed := 0
 	capped := false // the passes after the first keep to share
 	add := func(k int, f *chosen, cs []Chunk) bool {
@@ -121,6 +127,9 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 			return false
 		}
 		o := r.outlineOf(f.i)
+		if o == nil || len(o.lines) == 0 {
+			return false
+		}
 		try := mergeChunks(append(append([]Chunk(nil), f.chunks...), cs...))
 		cost := r.cost(f.i, o, try)
 		if cost-f.tokens > left || capped && cost > share(k) {
@@ -143,7 +152,7 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 	// The parts the query points at first, then the other relevant parts
 	// of every file; the most relevant first whatever their file.
 	for _, narrow := range []bool{true, false} {
-		for _, pt := range r.parts(files, narrow, top, int(focusedShare*float64(codeBudget))) {
+		for _, pt := range r.parts(files, narrow, top, unit) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
@@ -154,20 +163,32 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 			// what the file has imported.
 			for k, f := range files {
 				o := r.outlineOf(f.i)
-				if len(f.chunks) > 0 && !isTestFile(r.ix.paths[f.i]) && o.importsTo > o.importsFrom && o.importsTo-o.importsFrom < maxImportLines {
+				if len(f.chunks) > 0 && o != nil && !isTestFile(r.ix.paths[f.i]) && o.importsTo > o.importsFrom && o.importsTo-o.importsFrom < maxImportLines {
 					add(k, f, []Chunk{span(o.importsFrom, o.importsTo)})
 				}
 			}
 		}
 		capped = true
 	}
-	// Small files whole, in rank order, with what is left.
+	// Small files whole, in rank order, with what is left; then the
+	// parts of the files past the first partFiles, file by file.
 	for k, f := range files {
 		if left < 40 {
 			break
 		}
-		if !r.failingTestFile(f.i) {
-			add(k, f, []Chunk{span(1, len(r.outlineOf(f.i).lines))})
+		if int(r.scans[f.i].size)/minBytesPerToken > left || r.failingTestFile(f.i) {
+			continue // cannot fit whole: not worth parsing for it
+		}
+		if o := r.outlineOf(f.i); o != nil {
+			add(k, f, []Chunk{span(1, len(o.lines))})
+		}
+	}
+	for k := partFiles; k < len(files) && left >= 40; k++ {
+		f := files[k]
+		if o := r.outlineOf(f.i); o != nil {
+			for _, c := range r.candidates(f.i, o, r.failingTestFile(f.i), unit) {
+				add(k, f, []Chunk{c.c})
+			}
 		}
 	}
 	var out []chosen
@@ -186,7 +207,8 @@ type part struct {
 	score float64
 }
 
-// parts are the candidate chunks of files, best first: each chunk's
+// parts are the candidate chunks of files (when not narrow, of the first
+// partFiles), best first: each chunk's
 // score weighed by its file's rank score (relative to top), so that a
 // file's relevance counts but a very relevant definition of a lesser file
 // beats a lesser part of the best. narrow keeps only the parts the query
@@ -195,7 +217,14 @@ type part struct {
 func (r *Ranking) parts(files []*chosen, narrow bool, top float64, unit int) []part {
 	var out []part
 	for k, f := range files {
-		for _, c := range r.candidates(f.i, r.outlineOf(f.i), narrow || r.failingTestFile(f.i), unit) {
+		if narrow && len(r.focus[f.i]) == 0 && len(r.reached[f.i]) == 0 || !narrow && k >= partFiles {
+			continue // nothing pointed at; or left to the file-by-file pass
+		}
+		o := r.outlineOf(f.i)
+		if o == nil {
+			continue
+		}
+		for _, c := range r.candidates(f.i, o, narrow || r.failingTestFile(f.i), unit) {
 			out = append(out, part{k, c.c, c.score * r.score[f.i] / top})
 		}
 	}

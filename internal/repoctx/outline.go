@@ -78,7 +78,9 @@ func splitLines(src []byte) []string {
 
 func goOutline(o *outline, name string, src []byte) bool {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
+	// Without comments: parsing them costs, and a doc comment is the
+	// run of // lines right above a declaration (docStart).
+	f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
 	if f == nil || (err != nil && len(f.Decls) == 0) {
 		return false
 	}
@@ -94,9 +96,7 @@ func goOutline(o *outline, name string, src []byte) bool {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
 			s := symbol{name: d.Name.Name, recv: recvName(d), start: line(d.Pos()), decl: line(d.Pos()), end: line(d.End())}
-			if d.Doc != nil {
-				s.start = line(d.Doc.Pos())
-			}
+			s.start = docStart(o.lines, s.decl)
 			s.sig = funcSig(fset, src, d)
 			s.callees = callees(d)
 			o.syms = append(o.syms, s)
@@ -118,14 +118,24 @@ func goOutline(o *outline, name string, src []byte) bool {
 				if len(d.Specs) == 1 || !d.Lparen.IsValid() {
 					s.start, s.end = line(d.Pos()), line(d.End())
 				}
-				if d.Doc != nil && len(d.Specs) == 1 {
-					s.start = line(d.Doc.Pos())
+				if len(d.Specs) == 1 {
+					s.start = docStart(o.lines, s.start)
 				}
 				o.syms = append(o.syms, s)
 			}
 		}
 	}
 	return true
+}
+
+// docStart is the first line of the // comment lines right above line
+// decl (1-based), or decl when there are none.
+func docStart(lines []string, decl int) int {
+	k := decl
+	for k > 1 && k-1 <= len(lines) && strings.HasPrefix(strings.TrimSpace(lines[k-2]), "//") {
+		k--
+	}
+	return k
 }
 
 // recvName is the type name of a method's receiver: T for (t *T) and

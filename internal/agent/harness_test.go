@@ -97,6 +97,18 @@ func (h *harness) run(ctx context.Context, task Task) *Result {
 	return res
 }
 
+// stages are the stages of the checks recorded so far, in order.
+func (h *harness) stages() string {
+	var stages []string
+	for _, e := range h.events() {
+		var c Check
+		if e.Kind == "check" && e.Decode(&c) == nil {
+			stages = append(stages, c.Stage)
+		}
+	}
+	return strings.Join(stages, " ")
+}
+
 // events returns the session record written so far.
 func (h *harness) events() []session.Event {
 	h.t.Helper()

@@ -344,6 +344,17 @@ func (sb Sandbox) withDefaults() Sandbox {
 	return sb
 }
 
+// Limits is how a sandboxed verify command would be limited here.
+type Limits struct {
+	// By is LimitsCgroupV2, LimitsCgroupV1, LimitsRlimits, or "" for none.
+	By string
+	// Line is what a run reports (SandboxInfo.Limits).
+	Line string
+	// Unbound says why no process limit binds the command ("" when one
+	// does), and Fix what gives it one.
+	Unbound, Fix string
+}
+
 // limitsIn is how a command is limited here, for describeLimits.
 type limitsIn struct {
 	cgroup  string // LimitsCgroupV2, LimitsCgroupV1, or "" when none

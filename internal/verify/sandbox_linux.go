@@ -112,13 +112,22 @@ func (s *sandboxed) contain() (join []string, cgroupFD int, done func() string, 
 }
 
 // CheckLimits says how a sandboxed verify command would be limited here
-// with sb: the mechanism (LimitsCgroupV2, LimitsCgroupV1 or LimitsRlimits)
-// and the limits line a run reports.
-func CheckLimits(sb Sandbox) (by, line string) {
+// with sb.
+func CheckLimits(sb Sandbox) Limits {
 	sb = sb.withDefaults()
 	lim, why := cgroupsHere().limiter(sb)
 	_, err := exec.LookPath("prlimit")
-	return describeLimits(sb, lim.in(why, err == nil))
+	in := lim.in(why, err == nil)
+	l := Limits{}
+	l.By, l.Line = describeLimits(sb, in)
+	switch {
+	case in.cgroup != "":
+	case !in.rlimits:
+		l.Unbound, l.Fix = "prlimit (util-linux) is not installed, and no cgroup is writable ("+why.Error()+")", "install util-linux, and "+delegateFix
+	case in.root:
+		l.Unbound, l.Fix = "agentfix runs as root, which RLIMIT_NPROC does not bind, and no cgroup is writable ("+why.Error()+")", delegateFix
+	}
+	return l
 }
 
 // CheckSandbox says whether bubblewrap, found on path, can sandbox

@@ -22,8 +22,9 @@ func (s *sandboxed) contain() (join []string, cgroupFD int, done func() string, 
 }
 
 // CheckLimits: bubblewrap, prlimit and cgroups are Linux's.
-func CheckLimits(Sandbox) (by, line string) {
-	return "", "NO memory or process limit: the sandbox is Linux's, and this is " + runtime.GOOS
+func CheckLimits(Sandbox) Limits {
+	why := "the sandbox is Linux's, and this is " + runtime.GOOS
+	return Limits{Line: "NO memory or process limit: " + why, Unbound: why, Fix: "run agentfix on a Linux runner"}
 }
 
 // prepareSandbox: bubblewrap is Linux's; elsewhere commands run with the

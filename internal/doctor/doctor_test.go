@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/agentfix/agentfix/internal/llm"
-	"github.com/agentfix/agentfix/internal/verify"
 	"github.com/agentfix/agentfix/internal/testing/ollamafake"
+	"github.com/agentfix/agentfix/internal/verify"
 )
 
 func git(t *testing.T, dir string, args ...string) {

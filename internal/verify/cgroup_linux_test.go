@@ -29,15 +29,25 @@ func readTrim(t *testing.T, path string) string {
 
 var testLimits = Sandbox{MaxMemoryMB: 512, MaxProcesses: 64}
 
+// svc is the cgroup of a runner service.
+const svc = "system.slice/runner.service"
+
+// inService is a fake v2 cgroupfs in which agentfix runs in svc, with
+// the controllers available, those enabled for its children, and the
+// processes in it.
+func inService(t *testing.T, controllers, subtree, procs string) cgroupHost {
+	root := fakeCgroupfs(t, map[string]string{
+		svc + "/cgroup.controllers":     controllers,
+		svc + "/cgroup.subtree_control": subtree,
+		svc + "/cgroup.procs":           procs,
+	})
+	return cgroupHost{root: root, unified: true, self: "0::/" + svc + "\n"}
+}
+
 func TestCgroupV2MovesTheServiceIntoALeafAndDelegatesPidsAndMemory(t *testing.T) {
 	t.Parallel()
-	const svc = "system.slice/runner.service"
-	root := fakeCgroupfs(t, map[string]string{
-		svc + "/cgroup.controllers":     "cpu io memory pids\n",
-		svc + "/cgroup.subtree_control": "",
-		svc + "/cgroup.procs":           "4242\n4343\n",
-	})
-	h := cgroupHost{root: root, unified: true, self: "0::/" + svc + "\n"}
+	h := inService(t, "cpu io memory pids\n", "", "4242\n4343\n")
+	root := h.root
 	l, err := h.limiter(testLimits)
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +104,6 @@ func TestCgroupV2MovesTheServiceIntoALeafAndDelegatesPidsAndMemory(t *testing.T)
 
 func TestCgroupV2LaterRunsUseTheLeafsParent(t *testing.T) {
 	t.Parallel()
-	const svc = "system.slice/runner.service"
 	root := fakeCgroupfs(t, map[string]string{
 		svc + "/cgroup.controllers":                  "memory pids\n",
 		svc + "/cgroup.subtree_control":              "memory pids\n",
@@ -113,26 +122,18 @@ func TestCgroupV2LaterRunsUseTheLeafsParent(t *testing.T) {
 
 func TestCgroupV2SaysWhyItCannotLimit(t *testing.T) {
 	t.Parallel()
-	const svc = "system.slice/runner.service"
-	root := fakeCgroupfs(t, map[string]string{
-		svc + "/cgroup.controllers":     "cpu io\n",
-		svc + "/cgroup.subtree_control": "",
-		svc + "/cgroup.procs":           "4242\n",
-	})
-	_, err := cgroupHost{root: root, unified: true, self: "0::/" + svc + "\n"}.limiter(testLimits)
+	h := inService(t, "cpu io\n", "", "4242\n")
+	_, err := h.limiter(testLimits)
 	if err == nil || !strings.Contains(err.Error(), "pids controller is not available in agentfix's cgroup /"+svc) {
 		t.Errorf("no pids controller: err = %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(root, svc, leafName)); err == nil {
+	if _, err := os.Stat(filepath.Join(h.root, svc, leafName)); err == nil {
 		t.Error("processes were moved although no controller could be enabled")
 	}
 
-	root = fakeCgroupfs(t, map[string]string{
-		svc + "/cgroup.controllers":     "memory pids\n",
-		svc + "/cgroup.subtree_control": "memory pids\n",
-	})
 	old := errors.New("clone3: function not implemented")
-	h := cgroupHost{root: root, unified: true, self: "0::/" + svc + "\n", startIn: func(int) error { return old }}
+	h = inService(t, "memory pids\n", "memory pids\n", "")
+	h.startIn = func(int) error { return old }
 	if _, err := h.limiter(testLimits); err == nil || !strings.Contains(err.Error(), "Linux 5.7") || !errors.Is(err, old) {
 		t.Errorf("no CLONE_INTO_CGROUP: err = %v", err)
 	}

@@ -48,7 +48,11 @@ type limiter struct {
 	// for v2; one per hierarchy for v1, pids first.
 	parents []string
 	memory  bool // the memory controller is there
-	sb      Sandbox
+	// noSwap is true once a command's cgroup had a swap limit to set
+	// (v2 memory.swap.max, v1 memory.memsw.limit_in_bytes: swap
+	// accounting on).
+	noSwap bool
+	sb     Sandbox
 }
 
 // leafName is the v2 cgroup agentfix moves its cgroup's processes into, so
@@ -250,6 +254,9 @@ func (l *limiter) start() (*commandCgroup, error) {
 		p := filepath.Join(d, file)
 		if _, err := os.Stat(p); optional && err != nil {
 			continue
+		}
+		if strings.Contains(file, "swap.max") || strings.Contains(file, "memsw") {
+			l.noSwap = true
 		}
 		if err := os.WriteFile(p, []byte(lim[1]), 0o644); err != nil {
 			c.remove()

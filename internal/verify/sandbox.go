@@ -359,6 +359,7 @@ type Limits struct {
 type limitsIn struct {
 	cgroup  string // LimitsCgroupV2, LimitsCgroupV1, or "" when none
 	memory  bool   // the cgroup limits memory too
+	noSwap  bool   // and swap
 	why     error  // why there is no cgroup
 	rlimits bool   // prlimit sets the rlimits
 	root    bool   // agentfix runs as root
@@ -379,7 +380,11 @@ func describeLimits(sb Sandbox, in limitsIn) (by, line string) {
 	}
 	switch {
 	case in.cgroup != "" && in.memory:
-		return in.cgroup, fmt.Sprintf("at most %d MiB of memory, without swap, and %d processes and threads for the whole command (%s)", sb.MaxMemoryMB, sb.MaxProcesses, in.cgroup)
+		swap := ""
+		if in.noSwap {
+			swap = ", without swap,"
+		}
+		return in.cgroup, fmt.Sprintf("at most %d MiB of memory%s and %d processes and threads for the whole command (%s)", sb.MaxMemoryMB, swap, sb.MaxProcesses, in.cgroup)
 	case in.cgroup != "" && in.rlimits:
 		return in.cgroup, fmt.Sprintf("at most %d processes and threads for the whole command (%s, which has no memory controller here) and %d MiB of data per process (rlimits)", sb.MaxProcesses, in.cgroup, sb.MaxMemoryMB)
 	case in.cgroup != "":

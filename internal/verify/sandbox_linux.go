@@ -83,7 +83,7 @@ func prepareSandbox(opts Options, env map[string]string) (*sandboxed, error) {
 func (l *limiter) in(why error, rlimits bool) limitsIn {
 	in := limitsIn{why: why, rlimits: rlimits, root: os.Geteuid() == 0}
 	if l != nil {
-		in.cgroup, in.memory = l.kind, l.memory
+		in.cgroup, in.memory, in.noSwap = l.kind, l.memory, l.noSwap
 	}
 	return in
 }

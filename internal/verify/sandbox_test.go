@@ -256,8 +256,10 @@ func TestDescribeLimitsSaysWhichMechanismAndWhenRootHasNoProcessLimit(t *testing
 		want    []string
 		mustNot string
 	}{
-		{"v2", limitsIn{cgroup: LimitsCgroupV2, memory: true, rlimits: true, root: true}, LimitsCgroupV2,
-			[]string{"4096 MiB of memory", "1024 processes and threads for the whole command", "(cgroup v2)"}, "NO"},
+		{"v2", limitsIn{cgroup: LimitsCgroupV2, memory: true, noSwap: true, rlimits: true, root: true}, LimitsCgroupV2,
+			[]string{"4096 MiB of memory, without swap, and 1024 processes and threads for the whole command", "(cgroup v2)"}, "NO"},
+		{"v1 without swap accounting", limitsIn{cgroup: LimitsCgroupV1, memory: true, rlimits: true}, LimitsCgroupV1,
+			[]string{"4096 MiB of memory and 1024 processes and threads for the whole command (cgroup v1)"}, "swap"},
 		{"v1 without memory controller", limitsIn{cgroup: LimitsCgroupV1, rlimits: true}, LimitsCgroupV1,
 			[]string{"1024 processes and threads for the whole command (cgroup v1", "4096 MiB of data per process (rlimits)"}, "NO"},
 		{"unprivileged, rlimits", limitsIn{why: noCgroup, rlimits: true}, LimitsRlimits,

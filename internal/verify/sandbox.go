@@ -75,12 +75,13 @@ func (s *SandboxInfo) Describe() string {
 		return ""
 	case !s.Enabled:
 		return "the verify commands ran WITHOUT a sandbox: " + s.Reason
-	case s.Network:
-		return "the verify commands ran in a bubblewrap sandbox WITH network access (verify.network: true)"
 	}
 	limits := ""
 	if s.Limits != "" {
 		limits = "; " + s.Limits
+	}
+	if s.Network {
+		return "the verify commands ran in a bubblewrap sandbox WITH network access (verify.network: true" + limits + ")"
 	}
 	return "the verify commands ran in a bubblewrap sandbox (no network, read-only system and .git, throwaway home and /tmp" + limits + ")"
 }

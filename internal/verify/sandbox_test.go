@@ -283,3 +283,14 @@ func TestDescribeLimitsSaysWhichMechanismAndWhenRootHasNoProcessLimit(t *testing
 		}
 	}
 }
+
+func TestDescribeNamesTheLimitsWithOrWithoutNetwork(t *testing.T) {
+	t.Parallel()
+	const limits = "at most 4096 MiB of memory and 1024 processes and threads for the whole command (cgroup v1)"
+	for _, network := range []bool{false, true} {
+		got := (&SandboxInfo{Enabled: true, Network: network, Limits: limits, LimitsBy: LimitsCgroupV1}).Describe()
+		if !strings.Contains(got, limits) {
+			t.Errorf("network %v: %q does not say the limits", network, got)
+		}
+	}
+}

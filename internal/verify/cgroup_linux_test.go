@@ -289,3 +289,28 @@ func TestSandboxLimitsByCgroupElseRlimits(t *testing.T) {
 		t.Errorf("contain without a cgroup = %q, %d, %v", join, fd, err)
 	}
 }
+
+// In the root cgroup (a host's, or a container's own cgroup namespace)
+// agentfix enables the controllers without moving anything: the host's
+// root may hold processes, and kernel threads could not move anyway.
+func TestCgroupV2AtTheRootMovesNothing(t *testing.T) {
+	t.Parallel()
+	root := fakeCgroupfs(t, map[string]string{
+		"cgroup.controllers":     "cpu memory pids\n",
+		"cgroup.subtree_control": "",
+		"cgroup.procs":           "1\n2\n",
+	})
+	l, err := cgroupHost{root: root, unified: true, self: "0::/\n"}.limiter(testLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(l.parents, []string{root}) || !l.memory {
+		t.Errorf("limiter = %+v, want cgroup v2 in the root", l)
+	}
+	if _, err := os.Stat(filepath.Join(root, leafName)); err == nil {
+		t.Error("processes of the root cgroup were moved")
+	}
+	if got := readTrim(t, filepath.Join(root, "cgroup.subtree_control")); got != "+pids +memory" {
+		t.Errorf("subtree_control = %q", got)
+	}
+}

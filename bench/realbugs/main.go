@@ -12,7 +12,9 @@
 //
 // Usage:
 //
-//	go run ./bench/realbugs [-cases bench/realbugs/cases.json] [-v]
+//	go run ./bench/realbugs [-cases bench/realbugs/cases.json] [-v] [-only ID]
+//	go run ./bench/realbugs -show ID     # what ID's issue text is written from
+//	go run ./bench/realbugs -check       # no issue text leaks the fix
 //	go run ./bench/realbugs -discover MODULE... > candidates.jsonl
 package main
 

@@ -75,7 +75,7 @@ func (h *harness) job(task Task) Job {
 	}
 	rec := session.NewRecorder(&h.record)
 	if task.Title == "" && task.Body == "" && task.Failing == nil {
-		before, err := CheckBefore(ctx, Before{Repo: repo.Root, Config: h.cfg, Record: rec, Log: &h.log, Environ: os.Environ()})
+		before, err := CheckBefore(ctx, Before{Repo: repo.Root, Config: h.cfg, Record: rec, Log: &h.log, Environ: fixtures.Environ()})
 		if err != nil {
 			h.t.Fatalf("before check: %v", err)
 		}
@@ -84,7 +84,7 @@ func (h *harness) job(task Task) Job {
 		}
 		task.Failing = before
 	}
-	return Job{Repo: repo, Checkpoint: cp, Config: h.cfg, Task: task, Model: h.newClient(), Record: rec, Log: &h.log, Environ: os.Environ(), Version: "test"}
+	return Job{Repo: repo, Checkpoint: cp, Config: h.cfg, Task: task, Model: h.newClient(), Record: rec, Log: &h.log, Environ: fixtures.Environ(), Version: "test"}
 }
 
 // run runs the loop and fails the test on an error.

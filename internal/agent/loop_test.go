@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/llm"
 	"github.com/agentfix/agentfix/internal/session"
+	"github.com/agentfix/agentfix/internal/testing/fixtures"
 	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 	"github.com/agentfix/agentfix/internal/verify"
 )
@@ -156,7 +156,7 @@ func TestWrongFixThenRightFixAfterTestFeedback(t *testing.T) {
 // every command had taken a minute.
 func slowBefore(t *testing.T, h *harness) *verify.Report {
 	t.Helper()
-	before, err := verify.Run(context.Background(), h.cfg.Verify.Commands, verify.Options{Dir: h.repo, Environ: os.Environ()})
+	before, err := verify.Run(context.Background(), h.cfg.Verify.Commands, verify.Options{Dir: h.repo, Environ: fixtures.Environ()})
 	if err != nil || before.Passed {
 		t.Fatalf("before: %v %+v", err, before)
 	}
@@ -317,7 +317,7 @@ func TestWallTimeStopsTheRun(t *testing.T) {
 func TestFailingReportFromCallerIsTheTask(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, "sum")
-	before, err := verify.Run(context.Background(), []string{"go test ./..."}, verify.Options{Dir: h.repo, Environ: os.Environ()})
+	before, err := verify.Run(context.Background(), []string{"go test ./..."}, verify.Options{Dir: h.repo, Environ: fixtures.Environ()})
 	if err != nil || before.Passed {
 		t.Fatalf("before: %v %+v", err, before)
 	}

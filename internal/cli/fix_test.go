@@ -107,7 +107,7 @@ func runFixCmd(t *testing.T, args ...string) (int, string, string) {
 // point agentfix elsewhere, with retry backoffs that return at once.
 func fixEnv(stdout, stderr *bytes.Buffer) *Env {
 	env := map[string]string{}
-	for _, kv := range os.Environ() {
+	for _, kv := range fixtures.Environ() {
 		name, value, _ := strings.Cut(kv, "=")
 		if name == "GITHUB_ACTIONS" || name == "RUNNER_TEMP" || name == "OLLAMA_HOST" || strings.HasPrefix(name, "AGENTFIX_") || strings.HasPrefix(name, "INPUT_") {
 			continue

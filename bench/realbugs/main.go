@@ -12,7 +12,9 @@
 //
 // Usage:
 //
-//	go run ./bench/realbugs [-cases bench/realbugs/cases.json] [-v]
+//	go run ./bench/realbugs [-cases bench/realbugs/cases.json] [-v] [-only ID]
+//	go run ./bench/realbugs -show ID     # what ID's issue text is written from
+//	go run ./bench/realbugs -check       # no issue text leaks the fix
 //	go run ./bench/realbugs -discover MODULE... > candidates.jsonl
 package main
 
@@ -29,6 +31,8 @@ func main() {
 	only := flag.String("only", "", "measure only the case with this id")
 	flag.IntVar(&verboseBudget, "vbudget", 16384, "the budget whose misses -v prints")
 	flag.BoolVar(&keepTrees, "keep", false, "keep each case's trees (printed to stderr) to look at them, e.g. with agentfix context")
+	check := flag.Bool("check", false, "check that no issue text names an identifier that only the fix's changed code lines show (not the test change, release notes or exported API); with -only, one case")
+	showID := flag.String("show", "", "print what the issue text of the case with this id is written from: its test change, release notes change and failing output (never the fix)")
 	flag.Parse()
 	if *disc {
 		if err := discover(flag.Args(), os.Stdout, os.Stderr); err != nil {
@@ -42,7 +46,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "realbugs:", err)
 		os.Exit(1)
 	}
-	if err := measure(cs, *only, *verbose, os.Stdout); err != nil {
+	switch {
+	case *check:
+		err = checkIssues(cs, *only, os.Stdout)
+	case *showID != "":
+		err = showCase(cs, *showID, os.Stdout)
+	default:
+		err = measure(cs, *only, *verbose, os.Stdout)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "realbugs:", err)
 		os.Exit(1)
 	}

@@ -234,8 +234,12 @@ func (g *gitHub) untrack(ctx context.Context) error {
 func (g *gitHub) fill(o *pipeline.Outcome) {
 	r := g.a.rep
 	r.Before = checkOf(o.Before)
-	if o.Before != nil && o.Before.Sandbox != nil && !o.Before.Sandbox.Enabled {
-		r.Unsandboxed = o.Before.Sandbox.Reason
+	if o.Before != nil && o.Before.Sandbox != nil {
+		if o.Before.Sandbox.Enabled {
+			r.Limits = o.Before.Sandbox.Limits
+		} else {
+			r.Unsandboxed = o.Before.Sandbox.Reason
+		}
 	}
 	if o.Result != pipeline.Fixed {
 		r.Reason = o.Reason

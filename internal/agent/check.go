@@ -105,8 +105,8 @@ func orDiscard(w io.Writer) io.Writer {
 }
 
 // verify runs the checks on the patched tree: first the tests that failed
-// before, narrowed to them, then the full configured commands, which alone
-// decide success. A failure is fed back to the model.
+// before, narrowed to them when their command is slow (targetedFrom), then
+// the full configured commands, which alone decide success. A failure is fed back to the model.
 func (r *run) verify(ctx context.Context, applied *appliedPatch) (*verify.Report, error) {
 	if err := r.enter(StateVerify, fmt.Sprintf("%d file(s) changed", len(applied.Files))); err != nil {
 		return nil, err
@@ -145,8 +145,16 @@ func (r *run) verify(ctx context.Context, applied *appliedPatch) (*verify.Report
 	return report, nil
 }
 
+// targetedFrom is how long a command must have taken in the before-check
+// for its failing tests to be re-run on their own before it: narrowing
+// pays when the whole command is slow. A faster command is run whole at
+// once, which costs one run instead of two when the fix is right and
+// shows any test the fix broke in the same round.
+const targetedFrom = 30 * time.Second
+
 // targeted narrows each configured command to the tests that failed
-// before; commands that cannot be narrowed are left to the full run.
+// before; commands that cannot be narrowed, and commands that took less
+// than targetedFrom, are left to the full run.
 func (r *run) targeted() []string {
 	if r.before == nil {
 		return nil
@@ -154,6 +162,9 @@ func (r *run) targeted() []string {
 	var cmds []string
 	for i, cmd := range r.cfg.Verify.Commands {
 		if i >= len(r.before.Commands) || r.before.Commands[i].Passed {
+			continue
+		}
+		if time.Duration(r.before.Commands[i].DurationMS)*time.Millisecond < targetedFrom {
 			continue
 		}
 		if t, ok := verify.Targeted(cmd, r.before.Commands[i].Failures); ok {

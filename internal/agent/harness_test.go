@@ -75,7 +75,7 @@ func (h *harness) job(task Task) Job {
 	}
 	rec := session.NewRecorder(&h.record)
 	if task.Title == "" && task.Body == "" && task.Failing == nil {
-		before, err := CheckBefore(ctx, Before{Repo: repo.Root, Config: h.cfg, Record: rec, Log: &h.log, Environ: os.Environ()})
+		before, err := CheckBefore(ctx, Before{Repo: repo.Root, Config: h.cfg, Record: rec, Log: &h.log, Environ: fixtures.Environ()})
 		if err != nil {
 			h.t.Fatalf("before check: %v", err)
 		}
@@ -84,7 +84,7 @@ func (h *harness) job(task Task) Job {
 		}
 		task.Failing = before
 	}
-	return Job{Repo: repo, Checkpoint: cp, Config: h.cfg, Task: task, Model: h.newClient(), Record: rec, Log: &h.log, Environ: os.Environ(), Version: "test"}
+	return Job{Repo: repo, Checkpoint: cp, Config: h.cfg, Task: task, Model: h.newClient(), Record: rec, Log: &h.log, Environ: fixtures.Environ(), Version: "test"}
 }
 
 // run runs the loop and fails the test on an error.
@@ -95,6 +95,18 @@ func (h *harness) run(ctx context.Context, task Task) *Result {
 		h.t.Fatalf("Run: %v\nlog:\n%s", err, h.log.String())
 	}
 	return res
+}
+
+// stages are the stages of the checks recorded so far, in order.
+func (h *harness) stages() string {
+	var stages []string
+	for _, e := range h.events() {
+		var c Check
+		if e.Kind == "check" && e.Decode(&c) == nil {
+			stages = append(stages, c.Stage)
+		}
+	}
+	return strings.Join(stages, " ")
 }
 
 // events returns the session record written so far.

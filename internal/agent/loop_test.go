@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/agentfix/agentfix/internal/config"
 	"github.com/agentfix/agentfix/internal/llm"
 	"github.com/agentfix/agentfix/internal/session"
+	"github.com/agentfix/agentfix/internal/testing/fixtures"
 	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 	"github.com/agentfix/agentfix/internal/verify"
 )
@@ -146,16 +146,37 @@ func TestWrongFixThenRightFixAfterTestFeedback(t *testing.T) {
 	if strings.Contains(h.file("sum.go"), "xs[0]") || !strings.Contains(h.file("sum.go"), "i := 0") {
 		t.Errorf("the work tree should hold only the right fix:\n%s", h.file("sum.go"))
 	}
-	// Round 2 ran the tests that failed first (targeted), then everything.
-	var stages []string
-	for _, e := range h.events() {
-		if e.Kind == "check" {
-			var c Check
-			e.Decode(&c)
-			stages = append(stages, c.Stage)
-		}
+	// The suite takes well under targetedFrom: each round runs it whole.
+	if got := h.stages(); got != "before full full" {
+		t.Errorf("check stages = %s", got)
 	}
-	if got := strings.Join(stages, " "); got != "before targeted full targeted full" && got != "before full full" {
+}
+
+// slowBefore is the failing before-check of h's project, recorded as if
+// every command had taken a minute.
+func slowBefore(t *testing.T, h *harness) *verify.Report {
+	t.Helper()
+	before, err := verify.Run(context.Background(), h.cfg.Verify.Commands, verify.Options{Dir: h.repo, Environ: fixtures.Environ()})
+	if err != nil || before.Passed {
+		t.Fatalf("before: %v %+v", err, before)
+	}
+	for i := range before.Commands {
+		before.Commands[i].DurationMS = time.Minute.Milliseconds()
+	}
+	return before
+}
+
+func TestSlowSuiteRunsTheFailedTestsFirst(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "sum")
+	h.srv.Script(testModel, ollamafake.Text(planReply), ollamafake.Text(reply(t, "wrong.diff")), ollamafake.Text(reply(t, "fix.diff")))
+	res := h.run(context.Background(), Task{Failing: slowBefore(t, h)})
+	if res.Result != Fixed || res.Rounds != 2 {
+		t.Fatalf("result %s after %d rounds (%s)\n%s", res.Result, res.Rounds, res.StopDetail, h.log.String())
+	}
+	// Each round runs the tests that failed first, then the whole suite
+	// (round 1's wrong fix passes TestSumEmpty and breaks another test).
+	if got := h.stages(); got != "targeted full targeted full" {
 		t.Errorf("check stages = %s", got)
 	}
 }
@@ -296,7 +317,7 @@ func TestWallTimeStopsTheRun(t *testing.T) {
 func TestFailingReportFromCallerIsTheTask(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, "sum")
-	before, err := verify.Run(context.Background(), []string{"go test ./..."}, verify.Options{Dir: h.repo, Environ: os.Environ()})
+	before, err := verify.Run(context.Background(), []string{"go test ./..."}, verify.Options{Dir: h.repo, Environ: fixtures.Environ()})
 	if err != nil || before.Passed {
 		t.Fatalf("before: %v %+v", err, before)
 	}
@@ -410,7 +431,7 @@ func TestSearchReplaceAfterTwoBrokenDiffsInASubpackage(t *testing.T) {
 	h.srv.Script(testModel,
 		ollamafake.Text(`{"files": ["price/price.go"], "steps": ["Divide the percentage by 100, not 10."]}`),
 		broken, broken, ollamafake.Text(reply(t, "shop-fix.sr")))
-	res := h.run(context.Background(), failingTask)
+	res := h.run(context.Background(), Task{Failing: slowBefore(t, h)})
 	if res.Result != Fixed || res.Rounds != 1 {
 		t.Fatalf("result %s after %d rounds (%s)\n%s", res.Result, res.Rounds, res.StopDetail, h.log.String())
 	}
@@ -423,11 +444,18 @@ func TestSearchReplaceAfterTwoBrokenDiffsInASubpackage(t *testing.T) {
 	if ask := h.srv.Chats()[3].LastMessage(); !strings.Contains(ask, "<<<<<<< SEARCH") {
 		t.Errorf("the third attempt did not ask for SEARCH/REPLACE:\n%s", ask)
 	}
+	narrowed := false
 	for _, e := range h.events() {
 		var c Check
-		if e.Kind == "check" && e.Decode(&c) == nil && c.Stage == "targeted" && !strings.Contains(strings.Join(c.Commands, " "), "price") {
-			t.Errorf("targeted run is not narrowed to the failing package: %v", c.Commands)
+		if e.Kind == "check" && e.Decode(&c) == nil && c.Stage == "targeted" {
+			narrowed = true
+			if !strings.Contains(strings.Join(c.Commands, " "), "price") {
+				t.Errorf("targeted run is not narrowed to the failing package: %v", c.Commands)
+			}
 		}
+	}
+	if !narrowed {
+		t.Errorf("no targeted run before the slow suite: %s", h.stages())
 	}
 }
 

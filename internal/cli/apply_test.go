@@ -66,6 +66,7 @@ func runApplyCLI(t *testing.T, stdin string, args ...string) (int, string, strin
 }
 
 func TestApplyWritesTheWorkTreeAndPrintsTheDiff(t *testing.T) {
+	t.Parallel()
 	dir := applyRepo(t, "")
 	code, out, errOut := runApplyCLI(t, applyReplyOK, "--repo", dir)
 	if code != 0 {
@@ -87,6 +88,7 @@ func TestApplyWritesTheWorkTreeAndPrintsTheDiff(t *testing.T) {
 }
 
 func TestApplyCheckWritesNothing(t *testing.T) {
+	t.Parallel()
 	dir := applyRepo(t, "")
 	reply := filepath.Join(t.TempDir(), "reply.md")
 	os.WriteFile(reply, []byte(applyReplyOK), 0o644)
@@ -103,6 +105,7 @@ func TestApplyCheckWritesNothing(t *testing.T) {
 }
 
 func TestApplyRefusalsExit1AndChangeNothing(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, cfg, reply string
 		want             []string // substrings of the JSON errors
@@ -141,6 +144,7 @@ func TestApplyRefusalsExit1AndChangeNothing(t *testing.T) {
 }
 
 func TestApplyRefusalHumanOutput(t *testing.T) {
+	t.Parallel()
 	dir := applyRepo(t, "")
 	code, out, errOut := runApplyCLI(t, "```diff\n--- a/greet.go\n+++ b/greet.go\n@@ ... @@\n func Hello() string {\n-\treturn \"goodbye\"\n+\treturn \"hi\"\n```\n", "--repo", dir)
 	if code != 1 || out != "" {
@@ -152,6 +156,7 @@ func TestApplyRefusalHumanOutput(t *testing.T) {
 // TestApplyRefusalReportsNoRepairs: a refused reply wrote nothing, so it
 // must not say it created a file or repaired a hunk.
 func TestApplyRefusalReportsNoRepairs(t *testing.T) {
+	t.Parallel()
 	dir := applyRepo(t, "")
 	reply := "```diff\n--- a/new.go\n+++ b/new.go\n@@ -0,0 +1 @@\n+package greet\n```\n\n```diff\n--- a/greet.go\n+++ b/greet.go\n@@ -4,3 +4,3 @@\n func Hello() string {\n-\treturn \"goodbye\"\n+\treturn \"hi\"\n }\n```\n"
 	code, _, errOut := runApplyCLI(t, reply, "--repo", dir)
@@ -167,6 +172,7 @@ func TestApplyRefusalReportsNoRepairs(t *testing.T) {
 }
 
 func TestApplyUsageErrors(t *testing.T) {
+	t.Parallel()
 	dir := applyRepo(t, "")
 	bad := applyRepo(t, "paths:\n  nope: 1\n")
 	for name, args := range map[string][]string{

@@ -20,6 +20,7 @@ func runCLI(t *testing.T, env map[string]string, args ...string) (code int, stdo
 }
 
 func TestUsageAndExitCodes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		env    map[string]string
@@ -56,6 +57,7 @@ func TestUsageAndExitCodes(t *testing.T) {
 // TestEveryCommandHasHelp checks that --help works for every command and
 // says how to call it.
 func TestEveryCommandHasHelp(t *testing.T) {
+	t.Parallel()
 	for _, c := range commands() {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -74,6 +76,7 @@ func TestEveryCommandHasHelp(t *testing.T) {
 }
 
 func TestConfigValidate(t *testing.T) {
+	t.Parallel()
 	good := t.TempDir()
 	if err := os.WriteFile(filepath.Join(good, "go.mod"), []byte("module x\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -57,6 +57,7 @@ func contextRepo(t *testing.T, cfg string) string {
 const sumFailure = "--- FAIL: TestSum (0.00s)\n    sum_test.go:7: Sum = 2, want 3\nFAIL\nFAIL\texample.com/calc/calc\t0.003s\n"
 
 func TestContextText(t *testing.T) {
+	t.Parallel()
 	repo := contextRepo(t, "")
 	code, out, errOut := runCLI(t, nil, "context", "--repo", repo, "--query", sumFailure, "--budget", "1500")
 	if code != 0 {
@@ -82,6 +83,7 @@ func TestContextText(t *testing.T) {
 }
 
 func TestContextJSON(t *testing.T) {
+	t.Parallel()
 	repo := contextRepo(t, "")
 	code, out, errOut := runCLI(t, nil, "context", "--repo", repo, "--query", sumFailure, "--budget", "800", "--json")
 	if code != 0 {
@@ -133,6 +135,7 @@ func TestContextJSON(t *testing.T) {
 }
 
 func TestContextQueryFile(t *testing.T) {
+	t.Parallel()
 	repo := contextRepo(t, "")
 	qf := filepath.Join(t.TempDir(), "q.txt")
 	if err := os.WriteFile(qf, []byte("calc: Product of an empty list should be 1"), 0o644); err != nil {
@@ -154,6 +157,7 @@ func TestContextQueryFile(t *testing.T) {
 }
 
 func TestContextDefaultBudget(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		cfg  string
 		want string
@@ -171,6 +175,7 @@ func TestContextDefaultBudget(t *testing.T) {
 }
 
 func TestContextUsageErrors(t *testing.T) {
+	t.Parallel()
 	repo := contextRepo(t, "")
 	for _, tt := range []struct {
 		args   []string
@@ -196,6 +201,7 @@ func TestContextUsageErrors(t *testing.T) {
 // TestContextPacksWhatFixPacks: for the same task and model, `context`
 // shows the files, chunks and token count that `fix` recorded as packed.
 func TestContextPacksWhatFixPacks(t *testing.T) {
+	t.Parallel()
 	repo := fixRepo(t)
 	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
 	srv.Script(e2eModel, ollamafake.Text(e2ePlan), ollamafake.Text(fixReply(t, "fix.diff")))

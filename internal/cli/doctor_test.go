@@ -11,6 +11,7 @@ import (
 // TestDoctorHelpListsEveryFlag: the usage line names every flag doctor
 // accepts, not only --repo and --json.
 func TestDoctorHelpListsEveryFlag(t *testing.T) {
+	t.Parallel()
 	var out, errb bytes.Buffer
 	if code := Main(context.Background(), []string{"doctor", "--help"}, MapEnv(nil, nil, &out, &errb)); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())

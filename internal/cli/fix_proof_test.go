@@ -48,6 +48,7 @@ func script(srv *ollamafake.Server, replies ...string) {
 }
 
 func TestFixProvenGo(t *testing.T) {
+	t.Parallel()
 	repo := fixProject(t, "abs")
 	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
 	script(srv, fixReply(t, "abs-test.diff"), `{"files": ["abs.go"], "steps": ["Return -x for negative x."]}`, fixReply(t, "abs-fix.diff"))
@@ -66,6 +67,7 @@ func TestFixProvenGo(t *testing.T) {
 }
 
 func TestFixProvenPytest(t *testing.T) {
+	t.Parallel()
 	needTool(t, "pytest")
 	repo := fixProject(t, "pyclamp")
 	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
@@ -90,6 +92,7 @@ func TestFixProvenPytest(t *testing.T) {
 // The node project's model answers with the test and the fix in one
 // reply: it is split, the test run alone on the unfixed code first.
 func TestFixProvenNodeTestRunner(t *testing.T) {
+	t.Parallel()
 	needTool(t, "node")
 	needTool(t, "npm")
 	repo := fixProject(t, "nodeslug")
@@ -114,6 +117,7 @@ func TestFixProvenNodeTestRunner(t *testing.T) {
 // they did without it: unproven, exit 1, the diff in --out-diff, the tree
 // and the branches untouched; --allow-unproven keeps it with exit 0.
 func TestFixHollowChangeIsUnproven(t *testing.T) {
+	t.Parallel()
 	for _, allow := range []bool{false, true} {
 		repo := fixProject(t, "abs")
 		srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})

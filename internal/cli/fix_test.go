@@ -17,6 +17,7 @@ import (
 )
 
 func TestParseFixFlags(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		err  string
@@ -40,6 +41,7 @@ func TestParseFixFlags(t *testing.T) {
 }
 
 func TestParseIssue(t *testing.T) {
+	t.Parallel()
 	got := parseIssue("\n## Sum drops the first element\r\n\r\nSum(1, 2, 3) is 5.\n\n```go\nSum(1,2,3)\n```\n")
 	if got.Title != "Sum drops the first element" || got.Body != "Sum(1, 2, 3) is 5.\n\n```go\nSum(1,2,3)\n```" {
 		t.Errorf("parseIssue = %+v", got)
@@ -50,6 +52,7 @@ func TestParseIssue(t *testing.T) {
 }
 
 func TestParseReplayFlags(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	e := MapEnv(nil, nil, &out, &out)
 	for _, args := range [][]string{{"s.jsonl", "--repo", "r"}, {"--repo", "r", "s.jsonl"}} {
@@ -104,7 +107,7 @@ func runFixCmd(t *testing.T, args ...string) (int, string, string) {
 // point agentfix elsewhere, with retry backoffs that return at once.
 func fixEnv(stdout, stderr *bytes.Buffer) *Env {
 	env := map[string]string{}
-	for _, kv := range os.Environ() {
+	for _, kv := range fixtures.Environ() {
 		name, value, _ := strings.Cut(kv, "=")
 		if name == "GITHUB_ACTIONS" || name == "RUNNER_TEMP" || name == "OLLAMA_HOST" || strings.HasPrefix(name, "AGENTFIX_") || strings.HasPrefix(name, "INPUT_") {
 			continue
@@ -118,6 +121,7 @@ func fixEnv(stdout, stderr *bytes.Buffer) *Env {
 }
 
 func TestFixEndToEndCommitsOnALocalBranchAndReplays(t *testing.T) {
+	t.Parallel()
 	repo := fixRepo(t)
 	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
 	srv.Script(e2eModel, ollamafake.Text(e2ePlan), ollamafake.Text(fixReply(t, "wrong.diff")), ollamafake.Text(fixReply(t, "fix.diff")))
@@ -183,6 +187,7 @@ func TestFixEndToEndCommitsOnALocalBranchAndReplays(t *testing.T) {
 }
 
 func TestFixEndToEndDryRunWritesOnlyTheDiff(t *testing.T) {
+	t.Parallel()
 	repo := fixRepo(t)
 	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
 	srv.Script(e2eModel, ollamafake.Text(e2ePlan), ollamafake.Text(fixReply(t, "fix.diff")))
@@ -211,6 +216,7 @@ func TestFixEndToEndDryRunWritesOnlyTheDiff(t *testing.T) {
 }
 
 func TestFixEndToEndFromAnIssueFile(t *testing.T) {
+	t.Parallel()
 	repo := fixProject(t, "shop")
 	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
 	sr, err := os.ReadFile(fixtures.Path("replies", "shop-fix.sr"))
@@ -240,6 +246,7 @@ func TestFixEndToEndFromAnIssueFile(t *testing.T) {
 }
 
 func TestFixEndToEndNothingToDo(t *testing.T) {
+	t.Parallel()
 	repo := fixRepo(t)
 	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
 	code, stdout, stderr := runFixCmd(t, "fix", "--repo", repo, "--failing", "--test-cmd", "go vet ./...", "--ollama-host", srv.URL)
@@ -257,6 +264,7 @@ func TestFixEndToEndNothingToDo(t *testing.T) {
 // TestFixFailingOnAGreenTreeWithOllamaDown: the README's cron recipe on a
 // green night with the GPU box down exits 0 without reaching the model.
 func TestFixFailingOnAGreenTreeWithOllamaDown(t *testing.T) {
+	t.Parallel()
 	repo := fixRepo(t)
 	code, stdout, stderr := runFixCmd(t, "fix", "--repo", repo, "--failing", "--test-cmd", "go vet ./...", "--ollama-host", "http://127.0.0.1:1")
 	if code != 0 || !strings.Contains(stdout, "nothing to do") {
@@ -265,6 +273,7 @@ func TestFixFailingOnAGreenTreeWithOllamaDown(t *testing.T) {
 }
 
 func TestFixEndToEndNotFixedRestoresTheTree(t *testing.T) {
+	t.Parallel()
 	repo := fixRepo(t)
 	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
 	srv.Respond(e2eModel, func(ollamafake.Request) ollamafake.Reply { return ollamafake.Text("no idea") })
@@ -278,6 +287,7 @@ func TestFixEndToEndNotFixedRestoresTheTree(t *testing.T) {
 }
 
 func TestFixEndToEndConfigurationErrorsExit2(t *testing.T) {
+	t.Parallel()
 	repo := fixRepo(t)
 	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
 	code, _, stderr := runFixCmd(t, "fix", "--repo", repo, "--failing", "--model", "llama3:70b", "--ollama-host", srv.URL)
@@ -295,6 +305,7 @@ func TestFixEndToEndConfigurationErrorsExit2(t *testing.T) {
 }
 
 func TestFixEndToEndUnreachableOllamaExits2(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("waits for the client's connection retries")
 	}
@@ -310,6 +321,7 @@ func TestFixEndToEndUnreachableOllamaExits2(t *testing.T) {
 // built binary, is a hardening row): the tree is restored, Ctrl-C exits
 // 130 as shells expect, SIGTERM 1.
 func TestFixEndToEndInterruptedMidStream(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int
@@ -386,6 +398,7 @@ const tamperReply = "```diff\n" + `--- a/sum.go
 ` + "```\n"
 
 func TestFixCommitsTheValidatedDiffNotWhatTheTestsWrote(t *testing.T) {
+	t.Parallel()
 	repo := fixRepo(t)
 	srv := ollamafake.New(t, ollamafake.Model{Name: e2eModel})
 	srv.Script(e2eModel, ollamafake.Text(e2ePlan), ollamafake.Text(tamperReply))

@@ -41,6 +41,7 @@ func readRel(t *testing.T, dir, rel string) string {
 // workflow with every safeguard and the Go setup, and a config that loads
 // with the detected command.
 func TestInitWritesTheWorkflowAndTheConfig(t *testing.T) {
+	t.Parallel()
 	dir := initRepo(t, map[string]string{"go.mod": "module x\n\ngo 1.22\n"})
 	code, out, errOut := runCLI(t, nil, "init", "--repo", dir)
 	if code != 0 || out != "" {
@@ -79,6 +80,7 @@ func TestInitWritesTheWorkflowAndTheConfig(t *testing.T) {
 // TestInitPinsTheActionToTheReleaseCommit: a release build pins the action
 // by commit SHA with the tag beside it, which doctor accepts.
 func TestInitPinsTheActionToTheReleaseCommit(t *testing.T) {
+	t.Parallel()
 	defer func(v, c string) { Version, Commit = v, c }(Version, Commit)
 	Version, Commit = "v1.4.0", strings.Repeat("ab", 20)
 	dir := initRepo(t, map[string]string{"package.json": `{"scripts":{"test":"jest"}}`})
@@ -100,6 +102,7 @@ func TestInitPinsTheActionToTheReleaseCommit(t *testing.T) {
 // TestInitNeverOverwritesWithoutForce: a second init changes nothing; a
 // file the user edited is shown as a diff and kept, unless --force.
 func TestInitNeverOverwritesWithoutForce(t *testing.T) {
+	t.Parallel()
 	dir := initRepo(t, map[string]string{"go.mod": "module x\n"})
 	if code, _, errOut := runCLI(t, nil, "init", "--repo", dir); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -128,6 +131,7 @@ func TestInitNeverOverwritesWithoutForce(t *testing.T) {
 // TestInitDryRunWritesNothing prints both files and leaves the repository
 // as it was.
 func TestInitDryRunWritesNothing(t *testing.T) {
+	t.Parallel()
 	dir := initRepo(t, map[string]string{"Cargo.toml": "[package]\nname = \"x\"\n"})
 	code, out, errOut := runCLI(t, nil, "init", "--repo", dir, "--dry-run")
 	if code != 0 {
@@ -147,6 +151,7 @@ func TestInitDryRunWritesNothing(t *testing.T) {
 // (and its run: scripts, with shellcheck) with actionlint, the linter CI
 // runs on agentfix's own workflows.
 func TestInitWorkflowPassesActionlint(t *testing.T) {
+	t.Parallel()
 	lint := actionlintPath()
 	if lint == "" {
 		t.Skip("actionlint not found (on PATH or where .ci/actionlint.sh installs it); run .ci/actionlint.sh once to install it")

@@ -71,8 +71,9 @@ type Verify struct {
 	// (absolute, or ~/ for the home directory).
 	Readable []string `yaml:"readable"`
 	Writable []string `yaml:"writable"`
-	// MaxMemoryMB bounds each process's data; MaxProcesses the processes
-	// and threads a command may add.
+	// MaxMemoryMB bounds a command's memory and MaxProcesses its
+	// processes and threads: the whole command's in its cgroup, else each
+	// process's data and the user's processes (rlimits).
 	MaxMemoryMB  int `yaml:"max_memory_mb"`
 	MaxProcesses int `yaml:"max_processes"`
 }

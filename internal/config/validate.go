@@ -84,8 +84,8 @@ func Validate(cfg *Config, src Sources) error {
 			}
 		}
 	}
-	positive("verify.max_memory_mb", int64(cfg.Verify.MaxMemoryMB), "MiB of data one process of a verify command may use")
-	positive("verify.max_processes", int64(cfg.Verify.MaxProcesses), "processes a verify command may add")
+	positive("verify.max_memory_mb", int64(cfg.Verify.MaxMemoryMB), "MiB of memory a verify command may use")
+	positive("verify.max_processes", int64(cfg.Verify.MaxProcesses), "processes a verify command may run")
 	for _, g := range []struct {
 		key   string
 		globs []string

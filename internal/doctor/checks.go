@@ -32,6 +32,9 @@ type Options struct {
 	LookPath func(string) (string, error)
 	// Ollama tunes the model-server client (tests make retries instant).
 	Ollama llm.Options
+	// Limits says how the verify commands would be limited here;
+	// verify.CheckLimits if nil.
+	Limits func(verify.Sandbox) verify.Limits
 	// Out, if set, receives each check as it is made (Report.Print would
 	// print them all at the end); the caller prints the summary.
 	Out io.Writer
@@ -215,6 +218,28 @@ func (d *doctor) sandbox() {
 		return
 	}
 	d.r.pass("sandbox", "bubblewrap works: verify commands run without network, with a read-only system and .git, and a throwaway home")
+	d.limits()
+}
+
+// limits says how the memory and processes of a verify command are
+// limited here (cgroup v2, cgroup v1 or rlimits), and fails when no
+// process limit binds it: a fork bomb in a test would run until the
+// timeout.
+func (d *doctor) limits() {
+	check := d.opts.Limits
+	if check == nil {
+		check = verify.CheckLimits
+	}
+	sb := verify.Sandbox{}
+	if d.cfg != nil {
+		sb.MaxMemoryMB, sb.MaxProcesses = d.cfg.Verify.MaxMemoryMB, d.cfg.Verify.MaxProcesses
+	}
+	l := check(sb)
+	if l.Unbound != "" {
+		d.r.fail("limits", "NO process limit for the verify commands: "+l.Unbound, l.Fix)
+		return
+	}
+	d.r.pass("limits", "%s", l.Line)
 }
 
 // supportedEvents are the events agentfix acts on.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentfix/agentfix/internal/llm"
 	"github.com/agentfix/agentfix/internal/testing/ollamafake"
+	"github.com/agentfix/agentfix/internal/verify"
 )
 
 func git(t *testing.T, dir string, args ...string) {
@@ -78,6 +79,7 @@ func TestDoctorCatchesEachMisconfiguration(t *testing.T) {
 		repo     string
 		env      map[string]string
 		lookPath func(string) (string, error)
+		limits   func(verify.Sandbox) verify.Limits
 	}
 	actionsEnv := func(gh string) map[string]string {
 		return map[string]string{
@@ -123,6 +125,11 @@ func TestDoctorCatchesEachMisconfiguration(t *testing.T) {
 			s.lookPath = func(string) (string, error) { return "", errors.New("not found") }
 		}, failing: "verify commands", detail: "go not found on PATH"},
 		{name: "bubblewrap missing", mutate: func(t *testing.T, s *setup) { s.env["PATH"] = t.TempDir() }, failing: "sandbox", detail: "sudo apt-get install bubblewrap"},
+		{name: "root without a writable cgroup", mutate: func(t *testing.T, s *setup) {
+			s.limits = func(verify.Sandbox) verify.Limits {
+				return verify.Limits{By: verify.LimitsRlimits, Unbound: "agentfix runs as root, which RLIMIT_NPROC does not bind", Fix: "delegate a cgroup (systemd: Delegate=yes on the runner service)"}
+			}
+		}, failing: "limits", detail: "NO process limit for the verify commands: agentfix runs as root, which RLIMIT_NPROC does not bind delegate a cgroup (systemd: Delegate=yes"},
 		{name: "unsupported event", mutate: func(t *testing.T, s *setup) { s.env["GITHUB_EVENT_NAME"] = "push" }, failing: "event", detail: `event "push" is not one agentfix acts on`},
 		{name: "no token", mutate: func(t *testing.T, s *setup) { delete(s.env, "INPUT_GITHUB-TOKEN") }, failing: "token", detail: "no GitHub token"},
 		{name: "persisted credentials", mutate: func(t *testing.T, s *setup) {
@@ -134,13 +141,16 @@ func TestDoctorCatchesEachMisconfiguration(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s := &setup{repo: goRepo(t), env: actionsEnv(ghGood), lookPath: func(f string) (string, error) { return "/usr/bin/" + f, nil }}
+			s := &setup{repo: goRepo(t), env: actionsEnv(ghGood), lookPath: func(f string) (string, error) { return "/usr/bin/" + f, nil },
+				limits: func(verify.Sandbox) verify.Limits {
+					return verify.Limits{By: verify.LimitsCgroupV2, Line: "at most 4096 MiB of memory, without swap, and 1024 processes and threads for the whole command (cgroup v2)"}
+				}}
 			if tt.mutate != nil {
 				tt.mutate(t, s)
 			}
 			r := Run(context.Background(), Options{
 				Repo: s.repo, Getenv: func(k string) string { return s.env[k] }, LookPath: s.lookPath,
-				Ollama: llm.Options{Sleep: instant},
+				Ollama: llm.Options{Sleep: instant}, Limits: s.limits,
 			})
 			var out bytes.Buffer
 			r.Print(&out)
@@ -172,5 +182,33 @@ func TestDoctorCatchesEachMisconfiguration(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLimitsCheckSaysTheMechanismInForceHere runs the real check: on this
+// machine a verify command is limited by a cgroup, by rlimits, or not at
+// all, and the doctor says which (failing when no process limit binds).
+func TestLimitsCheckSaysTheMechanismInForceHere(t *testing.T) {
+	t.Parallel()
+	dead := httptest.NewServer(http.NotFoundHandler())
+	dead.Close()
+	env := map[string]string{"PATH": os.Getenv("PATH"), "OLLAMA_HOST": dead.URL}
+	r := Run(context.Background(), Options{Repo: goRepo(t), Getenv: func(k string) string { return env[k] }, Ollama: llm.Options{Sleep: instant}})
+	if c := r.Find("sandbox"); c == nil || !c.OK {
+		t.Skipf("bubblewrap does not work here, so the limits are not checked: %+v", c)
+	}
+	c := r.Find("limits")
+	if c == nil {
+		t.Fatal("no limits check after a working sandbox")
+	}
+	want := verify.CheckLimits(verify.Sandbox{})
+	t.Logf("limits: %+v", c)
+	switch {
+	case want.Unbound != "":
+		if c.OK || !strings.Contains(c.Detail, "NO process limit") || !strings.Contains(c.Fix, "Delegate=yes") {
+			t.Errorf("no process limit binds here (%s), yet the check says %+v", want.Unbound, c)
+		}
+	case !c.OK || !strings.HasPrefix(c.Detail, "at most") || !strings.Contains(c.Detail, "("+want.By):
+		t.Errorf("the commands are limited by %s here, yet the check says %+v", want.By, c)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentfix/agentfix/internal/testing/actiontest"
+	"github.com/agentfix/agentfix/internal/verify"
 )
 
 // forkProbe starts a classic fork bomb, lets it run into the limit, and
@@ -31,7 +32,7 @@ import (
 )
 
 func TestProbe(t *testing.T) {
-	err := exec.Command("sh", "-c", "b() { b | b & }; b").Start()
+	err := exec.Command("sh", "-c", "b() { b | b & }; b # {{TOKEN}}").Start()
 	peak, still := 0, 0
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline) && still < 20; time.Sleep(100 * time.Millisecond) {
 		n, _ := filepath.Glob("/proc/[0-9]*")
@@ -46,18 +47,17 @@ func TestProbe(t *testing.T) {
 }
 `
 
-// nobody is the unprivileged user a root test runs agentfix as.
+// nobody is the unprivileged user a root test runs agentfix as when no
+// cgroup is writable here.
 const nobody = 65534
 
-// asUnprivileged makes w's binary run as nobody when the tests run as
-// root: RLIMIT_NPROC does not bind root (the kernel exempts uid 0), so a
-// runner started as root is not protected from a fork bomb, and neither
-// would this row's machine be. The world's files become nobody's just
-// before the run and root's again after it.
+// asUnprivileged makes w's binary run as nobody: without a cgroup only
+// RLIMIT_NPROC limits processes, and it does not bind root (the kernel
+// exempts uid 0), so a root runner without a writable cgroup is not
+// protected from a fork bomb, and neither would this row's machine be.
+// The world's files become nobody's just before the run and root's again
+// after it.
 func asUnprivileged(t *testing.T, w *world, dirs ...string) (restore func()) {
-	if os.Geteuid() != 0 {
-		return func() {}
-	}
 	home, cache := filepath.Join(w.Dir, "home"), filepath.Join(w.Dir, "gocache")
 	os.MkdirAll(home, 0o755)
 	os.MkdirAll(cache, 0o755)
@@ -96,44 +96,41 @@ func chownAll(t *testing.T, dir string, uid int) {
 	}
 }
 
-// processesOf counts the live processes of uid.
-func processesOf(uid int) int {
+// running counts the live processes whose command line holds token.
+func running(token string) int {
 	n := 0
-	entries, _ := filepath.Glob("/proc/[0-9]*/status")
+	entries, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	for _, e := range entries {
 		b, err := os.ReadFile(e)
-		if err != nil {
+		if err != nil || !strings.Contains(string(b), token) {
 			continue
 		}
-		var mine, live bool
-		for _, l := range strings.Split(string(b), "\n") {
-			if v, ok := strings.CutPrefix(l, "Uid:"); ok {
-				f := strings.Fields(v)
-				mine = len(f) > 0 && f[0] == strconv.Itoa(uid)
-			}
-			if v, ok := strings.CutPrefix(l, "State:"); ok {
-				live = !strings.HasPrefix(strings.TrimSpace(v), "Z")
+		if st, err := os.ReadFile(filepath.Join(filepath.Dir(e), "stat")); err == nil {
+			if i := strings.LastIndexByte(string(st), ')'); i > 0 && i+2 < len(st) && st[i+2] == 'Z' {
+				continue
 			}
 		}
-		if mine && live {
-			n++
-		}
+		n++
 	}
 	return n
 }
 
+// forkBombRow runs the bomb as the tests' own user: as root, a cgroup's
+// pids limit must stop it (RLIMIT_NPROC does not bind root); where no
+// cgroup is writable, root runs agentfix as nobody, whom RLIMIT_NPROC
+// binds.
 func forkBombRow(t *testing.T, c *check) {
 	const limit = 256
 	w, report := probeWorld(t, "required", "  max_processes: "+strconv.Itoa(limit)+"\n")
-	w.answerProbe(forkProbe, report)
-	uid := os.Geteuid()
-	if uid == 0 {
-		uid = nobody
-		if n := processesOf(nobody); n > 0 {
-			t.Skipf("%d processes already run as nobody here: the row could not tell the bomb's from theirs", n)
-		}
+	token := "agentfix-bomb-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	w.answerProbe(forkProbe, report, "{{TOKEN}}", token)
+	lim := verify.CheckLimits(verify.Sandbox{MaxProcesses: limit})
+	uid, restore := os.Geteuid(), func() {}
+	if uid == 0 && lim.Unbound != "" {
+		t.Logf("no writable cgroup here (%s): agentfix runs as nobody", lim.Unbound)
+		uid, lim.By = nobody, verify.LimitsRlimits
+		restore = asUnprivileged(t, w, filepath.Dir(report))
 	}
-	restore := asUnprivileged(t, w, filepath.Dir(report))
 	n, r := issueRun(w)
 	restore()
 	c.wantFixed(w, r, n)
@@ -144,16 +141,14 @@ func forkBombRow(t *testing.T, c *check) {
 	}
 	c.must(r, strings.HasPrefix(got, "bomb started: <nil>") && procs > 20, "the bomb did not go off (the row proves nothing): %s", got)
 	c.must(r, procs <= limit, "the bomb reached %d processes, over verify.max_processes %d", procs, limit)
-	if uid == nobody {
-		// Only the bomb runs as nobody: every one of its processes must
-		// be gone with the run.
-		left := processesOf(nobody)
-		for i := 0; i < 100 && left != 0; i++ {
-			time.Sleep(100 * time.Millisecond)
-			left = processesOf(nobody)
-		}
-		c.must(r, left == 0, "%d of the bomb's processes are left after agentfix exited", left)
+	c.must(r, strings.Contains(r.Summary, "processes and threads for the whole command ("+lim.By) || lim.By == verify.LimitsRlimits,
+		"the step summary does not say %s limits the commands:\n%s", lim.By, r.Summary)
+	left := running(token)
+	for i := 0; i < 100 && left != 0; i++ {
+		time.Sleep(100 * time.Millisecond)
+		left = running(token)
 	}
-	c.see("exit 0 fixed; the bomb (uid %d) held at most %d processes, limit %d; none left after exit", uid, procs, limit)
+	c.must(r, left == 0, "%d of the bomb's processes are left after agentfix exited", left)
+	c.see("exit 0 fixed; the bomb (uid %d, limited by %s) held at most %d processes, limit %d; none left after exit", uid, lim.By, procs, limit)
 	c.settle(w, r, outcome{diff: true, session: "fix-issue", agentBranches: 1})
 }

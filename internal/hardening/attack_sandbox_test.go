@@ -20,6 +20,7 @@ import (
 
 	"github.com/agentfix/agentfix/internal/testing/actiontest"
 	"github.com/agentfix/agentfix/internal/testing/ollamafake"
+	"github.com/agentfix/agentfix/internal/verify"
 )
 
 // probeWorld is a hostile row's world, with verify.sandbox set to sandbox
@@ -404,9 +405,12 @@ var sandboxAttacks = []scenario{
 		c.see("exit 0 fixed; the branch holds FixedCalc and probe_test.go only; logged %q", msg)
 		c.settle(w, r, outcome{diff: true, session: "fix-issue", agentBranches: 1})
 	}},
-	{"model test: fork bomb", "stopped at verify.max_processes (RLIMIT_NPROC; run as an unprivileged user, which it binds); nothing left after exit; fixed, one PR", forkBombRow},
-	{"model test: memory hog", "its 2 GiB allocation fails at verify.max_memory_mb (RLIMIT_DATA); the round fails with the reason fed back, the next round fixes; fixed, one PR", func(t *testing.T, c *check) {
-		w, report := probeWorld(t, "required", "  max_memory_mb: 512\n")
+	{"model test: fork bomb", "stopped at verify.max_processes by the command's cgroup, a root runner too (or, with no writable cgroup, by RLIMIT_NPROC, which binds only an unprivileged user); nothing left after exit; fixed, one PR", forkBombRow},
+	{"model test: memory hog", "its 2 GiB allocation is stopped at verify.max_memory_mb: the command's cgroup has the kernel kill it, a root runner too (RLIMIT_DATA fails it where no cgroup is writable); the round fails with the reason fed back, the next round fixes; fixed, one PR", func(t *testing.T, c *check) {
+		// 1 GiB for the whole command: go's compiler on a cold build
+		// cache needs more than 512 MiB.
+		w, report := probeWorld(t, "required", "  max_memory_mb: 1024\n")
+		lim := verify.CheckLimits(verify.Sandbox{MaxMemoryMB: 1024})
 		hog := hostile(fill(hogProbe, report))
 		var patches atomic.Int32
 		w.Ollama.Respond("", func(req ollamafake.Request) ollamafake.Reply {
@@ -421,16 +425,23 @@ var sandboxAttacks = []scenario{
 		n, r := issueRun(w)
 		c.wantFixed(w, r, n)
 		got := c.readReport(r, report)
+		// With a cgroup the kernel kills the hog, and the reason is read
+		// from the cgroup's OOM counter; with RLIMIT_DATA go's runtime says
+		// it is out of memory.
+		reason := "out of memory"
+		if strings.HasPrefix(lim.By, "cgroup") {
+			reason = "killed out of memory: the command's processes together reached verify.max_memory_mb (1024 MiB), and the kernel killed 1 of them (" + lim.By
+		}
 		fed := false
 		for _, ch := range w.Ollama.Chats() {
-			fed = fed || strings.Contains(ch.LastMessage(), "out of memory")
+			fed = fed || strings.Contains(ch.LastMessage(), reason)
 		}
-		c.must(r, fed, "the hog's failure was not fed back to the model")
+		c.must(r, fed, "the hog's failure was not fed back to the model saying %q", reason)
 		// The hog itself says whether its 2 GiB were ever granted (the
 		// largest descendant's RSS would count go's own compiler too,
 		// which a cold build cache makes large).
 		c.must(r, !strings.Contains(got, "survived the allocation"), "the hog got its 2 GiB:\n%s", got)
-		c.see("exit 0 fixed in round 2; the hog (%s) died out of memory", strings.TrimSpace(got))
+		c.see("exit 0 fixed in round 2; the hog (%s) died out of memory, limited by %s", strings.TrimSpace(got), lim.By)
 		c.settle(w, r, outcome{diff: true, session: "fix-issue", agentBranches: 1})
 	}},
 }

@@ -59,7 +59,7 @@ func newWorldOn(t testing.TB, project string) *world {
 // without waiting.
 func (w *world) deps() Deps {
 	return Deps{
-		Environ: os.Environ(), Log: &w.log, Version: "test",
+		Environ: fixtures.Environ(), Log: &w.log, Version: "test",
 		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
 	}
 }

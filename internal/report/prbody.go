@@ -134,6 +134,9 @@ func prHead(r *Run) string {
 		fmt.Fprintf(&b, "| model | %s |\n", cell(untrusted.Code(r.Model)))
 	}
 	fmt.Fprintf(&b, "| time | %s |\n", duration(r.Elapsed))
+	if r.Limits != "" {
+		fmt.Fprintf(&b, "| sandbox limits | %s |\n", cell(r.Limits))
+	}
 	if r.RunURL != "" {
 		fmt.Fprintf(&b, "| run | %s |\n", r.RunURL)
 	}

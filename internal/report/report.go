@@ -145,6 +145,10 @@ type Run struct {
 	// Unsandboxed says why the verify commands ran without the sandbox;
 	// "" when they ran in it.
 	Unsandboxed string
+	// Limits says how the sandbox limited the verify commands' memory and
+	// processes, and by what (cgroup v2, cgroup v1, rlimits); "" when
+	// unsandboxed.
+	Limits string
 	// Revision is set when the run revised agentfix's own pull request
 	// (PR) in answer to a review.
 	Revision *Revision

@@ -17,6 +17,12 @@ func assertGolden(t *testing.T, name, got string) {
 	golden.Assert(t, filepath.Join("testdata", name), got)
 }
 
+// limited is r run in a sandbox whose limits a cgroup set.
+func limited(r *Run) *Run {
+	r.Limits = "at most 4096 MiB of memory, without swap, and 1024 processes and threads for the whole command (cgroup v2)"
+	return r
+}
+
 func fixedRun() *Run {
 	return &Run{
 		Repo:      "octo/widgets",
@@ -115,7 +121,7 @@ func TestGoldenTexts(t *testing.T) {
 		{"revision_reply.md", RevisionReply(revised)},
 		{"revision_refused.md", RevisionReply(refusedRevision)},
 		{"thread_reply.md", ThreadReply(revised, revised.Revision.Answered[0])},
-		{"pr_body_fixed.md", PRBody(fixedRun())},
+		{"pr_body_fixed.md", PRBody(limited(fixedRun()))},
 		{"pr_body_proven.md", PRBody(proven)},
 		{"pr_body_unproven.md", PRBody(unprovenDraft)},
 		{"pr_title_unproven.txt", PRTitle(unprovenDraft) + "\n"},
@@ -131,7 +137,7 @@ func TestGoldenTexts(t *testing.T) {
 		{"status_not_fixed.md", StatusComment(notFixed, StageDone)},
 		{"status_checked.md", StatusComment(checkedRun, StageDone)},
 		{"status_fixed_fork.md", StatusComment(forkFixed, StageDone)},
-		{"summary_fixed.md", StepSummary(fixedRun())},
+		{"summary_fixed.md", StepSummary(limited(fixedRun()))},
 		{"summary_not_fixed.md", StepSummary(notFixed)},
 		{"summary_nightly.md", StepSummary(nightly)},
 		{"summary_dry_run.md", StepSummary(dryRun)},

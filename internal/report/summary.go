@@ -37,6 +37,7 @@ func StepSummary(r *Run) string {
 	if r.Elapsed > 0 {
 		row("time", duration(r.Elapsed))
 	}
+	row("sandbox limits", cell(r.Limits))
 	if r.PR != nil && r.PR.Number > 0 {
 		what := "pull request"
 		if r.PR.Draft {

@@ -58,7 +58,7 @@ var (
 func (l *goLocator) testLocation(pkg, out string) (string, int) {
 	if strings.Contains(out, "panic: ") || strings.Contains(out, "fatal error: ") {
 		for _, m := range goFrame.FindAllStringSubmatch(out, -1) {
-			if rel, ok := l.inside(m[1]); ok {
+			if rel, ok := l.frameFile(m[1]); ok {
 				line, _ := strconv.Atoi(m[2])
 				return rel, line
 			}
@@ -89,6 +89,22 @@ func (l *goLocator) pkgFile(pkg, name string) string {
 		return rel
 	}
 	return name
+}
+
+// frameFile is the path relative to root of a stack frame's file, when it
+// lies inside root. go prints an absolute path, or, built with -trimpath
+// (GOFLAGS=-trimpath is common in CI), the module path and the file's
+// path in the module: "example.com/m/pkg/f.go". A trimmed frame of the
+// standard library ("runtime/panic.go") or of another module is outside.
+func (l *goLocator) frameFile(path string) (string, bool) {
+	if filepath.IsAbs(path) {
+		return l.inside(path)
+	}
+	rest, ok := strings.CutPrefix(path, l.modPath+"/")
+	if l.modPath == "" || !ok {
+		return "", false
+	}
+	return l.inside(filepath.Join(l.modRoot, filepath.FromSlash(rest)))
 }
 
 // inside returns path relative to root (slash-separated) when it lies
@@ -164,8 +180,8 @@ func (l *goLocator) trimTrace(out string) string {
 	dropped := 0
 	out = goStackFrame.ReplaceAllStringFunc(out, func(frame string) string {
 		m := goStackFrame.FindStringSubmatch(frame)
-		if _, ok := l.inside(m[1]); ok {
-			return frame
+		if rel, ok := l.frameFile(m[1]); ok {
+			return strings.Replace(frame, "\t"+m[1]+":", "\t"+rel+":", 1)
 		}
 		dropped++
 		return ""

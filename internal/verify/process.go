@@ -24,6 +24,10 @@ type proc struct {
 	// inherits it is killed when the command ends, even one that left the
 	// process group.
 	marker string
+	// cgroupFD is an open cgroup v2 directory the command starts in
+	// (clone3's CLONE_INTO_CGROUP), so it is limited before it can fork;
+	// 0 for none (fd 0 is stdin, which Go keeps open).
+	cgroupFD int
 }
 
 // procResult is how a proc ended.
@@ -57,7 +61,7 @@ func (p *proc) run(ctx context.Context) (procResult, error) {
 	// Both streams go to one pipe whose reader we own, so Wait returns when
 	// the process exits even if a grandchild still holds the pipe.
 	cmd.Stdout, cmd.Stderr = pw, pw
-	cmd.SysProcAttr = sysProcAttr()
+	cmd.SysProcAttr = sysProcAttr(p.cgroupFD)
 	var signalled atomic.Bool
 	cmd.Cancel = func() error {
 		signalled.Store(true)

@@ -212,13 +212,19 @@ func (r *runner) runOne(ctx context.Context, argv []string, rerun bool) (Command
 		}
 		run = append(append([]string(nil), r.sandbox.prefix...), argv...)
 	}
+	join, cgroupFD, limited, err := r.sandbox.contain()
+	if err != nil {
+		return CommandResult{}, fmt.Errorf("limit the command: %w", err)
+	}
 	endGroup := r.startGroup(log, argv, rerun)
 	p := &proc{
-		argv: run, dir: r.opts.Dir, env: r.env, out: out,
+		argv: append(join, run...), dir: r.opts.Dir, env: r.env, out: out,
 		timeout: r.opts.Timeout, grace: r.opts.KillGrace,
-		marker: "AGENTFIX_VERIFY_RUN=" + randomHex(),
+		marker:   "AGENTFIX_VERIFY_RUN=" + randomHex(),
+		cgroupFD: cgroupFD,
 	}
 	pr, err := p.run(ctx)
+	stopped := limited()
 	if gj != nil {
 		gj.Flush()
 	}
@@ -264,6 +270,9 @@ func (r *runner) runOne(ctx context.Context, argv []string, rerun bool) (Command
 	if pr.timedOut {
 		note := fmt.Sprintf("(agentfix: killed after the %s timeout)\n", r.opts.Timeout)
 		res.Failures[len(res.Failures)-1].Output += note
+	}
+	if stopped != "" {
+		res.Failures[len(res.Failures)-1].Output += "(agentfix: " + stopped + ")\n"
 	}
 	for i := range res.Failures {
 		res.Failures[i].Output = TrimMiddle(res.Failures[i].Output, perFailureCap)

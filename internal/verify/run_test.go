@@ -34,7 +34,7 @@ func runIn(t *testing.T, dir string, cmds []string, opts Options, extra ...strin
 	if opts.Timeout == 0 {
 		opts.Timeout = 3 * time.Minute
 	}
-	opts.Environ = append(os.Environ(), extra...)
+	opts.Environ = append(fixtures.Environ(), extra...)
 	rep, err := Run(context.Background(), cmds, opts)
 	if err != nil {
 		t.Fatalf("Run(%q): %v", cmds, err)
@@ -112,18 +112,22 @@ func TestRunGoFailing(t *testing.T) {
 
 func TestRunGoPanic(t *testing.T) {
 	t.Parallel()
-	rep := runIn(t, project(t, "gopanic"), []string{"go test ./..."}, Options{})
-	fs := rep.Commands[0].Failures
-	if rep.Passed || len(fs) != 1 {
-		t.Fatalf("failures = %+v, want one", fs)
-	}
-	f := fs[0]
-	// The location is the frame that dereferenced nil, not the test.
-	if f.Test != "TestLookup" || f.File != "panic_test.go" || f.Line != 10 {
-		t.Errorf("failure = %s %s:%d, want TestLookup at panic_test.go:10", f.Test, f.File, f.Line)
-	}
-	if !strings.Contains(f.Output, "nil pointer dereference") {
-		t.Errorf("output lacks the panic:\n%s", f.Output)
+	// Stack frames are absolute paths, or module paths when the runner
+	// builds with GOFLAGS=-trimpath (the tests' environment does).
+	for _, goflags := range []string{"-count=1", "-trimpath -count=1"} {
+		rep := runIn(t, project(t, "gopanic"), []string{"go test ./..."}, Options{}, "GOFLAGS="+goflags)
+		fs := rep.Commands[0].Failures
+		if rep.Passed || len(fs) != 1 {
+			t.Fatalf("GOFLAGS=%s: failures = %+v, want one", goflags, fs)
+		}
+		f := fs[0]
+		// The location is the frame that dereferenced nil, not the test.
+		if f.Test != "TestLookup" || f.File != "panic_test.go" || f.Line != 10 {
+			t.Errorf("GOFLAGS=%s: failure = %s %s:%d, want TestLookup at panic_test.go:10", goflags, f.Test, f.File, f.Line)
+		}
+		if !strings.Contains(f.Output, "nil pointer dereference") || !strings.Contains(f.Output, "\tpanic_test.go:10") {
+			t.Errorf("GOFLAGS=%s: output lacks the panic at its repository path:\n%s", goflags, f.Output)
+		}
 	}
 }
 

@@ -25,6 +25,13 @@ const (
 	DefaultMaxProcesses = 1024
 )
 
+// Limit mechanisms, as SandboxInfo.LimitsBy names them.
+const (
+	LimitsCgroupV2 = "cgroup v2"
+	LimitsCgroupV1 = "cgroup v1"
+	LimitsRlimits  = "rlimits"
+)
+
 // Sandbox says how verify commands are contained (verify.sandbox and its
 // neighbours in the config).
 type Sandbox struct {
@@ -36,8 +43,10 @@ type Sandbox struct {
 	// Readable and Writable are extra host paths the command may read, or
 	// read and write (absolute, or ~/ for the home directory).
 	Readable, Writable []string
-	// MaxMemoryMB bounds each process's data (RLIMIT_DATA); MaxProcesses
-	// bounds the processes and threads the command may add.
+	// MaxMemoryMB bounds the memory of the whole command (a cgroup), or
+	// else each process's data (RLIMIT_DATA); MaxProcesses bounds the
+	// processes and threads of the command (a cgroup), or else those it
+	// may add (RLIMIT_NPROC, which does not bind root).
 	MaxMemoryMB, MaxProcesses int
 	// Bwrap is the bubblewrap program; "" looks bwrap up on the PATH of
 	// Options.Environ.
@@ -52,6 +61,9 @@ type SandboxInfo struct {
 	Network bool `json:"network"`
 	// Limits says which resource limits applied ("" when none).
 	Limits string `json:"limits,omitempty"`
+	// LimitsBy is how they were applied: "cgroup v2", "cgroup v1" or
+	// "rlimits" ("" when none).
+	LimitsBy string `json:"limits_by,omitempty"`
 	// Reason says why the commands were not sandboxed.
 	Reason string `json:"reason,omitempty"`
 }
@@ -63,12 +75,13 @@ func (s *SandboxInfo) Describe() string {
 		return ""
 	case !s.Enabled:
 		return "the verify commands ran WITHOUT a sandbox: " + s.Reason
-	case s.Network:
-		return "the verify commands ran in a bubblewrap sandbox WITH network access (verify.network: true)"
 	}
 	limits := ""
 	if s.Limits != "" {
 		limits = "; " + s.Limits
+	}
+	if s.Network {
+		return "the verify commands ran in a bubblewrap sandbox WITH network access (verify.network: true" + limits + ")"
 	}
 	return "the verify commands ran in a bubblewrap sandbox (no network, read-only system and .git, throwaway home and /tmp" + limits + ")"
 }
@@ -332,12 +345,55 @@ func (sb Sandbox) withDefaults() Sandbox {
 	return sb
 }
 
-// describeLimits is the limits line of SandboxInfo. RLIMIT_NPROC does not
-// bind root (the kernel exempts uid 0 whatever the namespace), so a root
-// runner is told it has no process limit rather than a limit it lacks.
-func describeLimits(sb Sandbox, root bool) string {
-	if root {
-		return fmt.Sprintf("at most %d MiB of data per process; NO process limit: RLIMIT_NPROC does not bind root, run the runner as an unprivileged user", sb.MaxMemoryMB)
+// Limits is how a sandboxed verify command would be limited here.
+type Limits struct {
+	// By is LimitsCgroupV2, LimitsCgroupV1, LimitsRlimits, or "" for none.
+	By string
+	// Line is what a run reports (SandboxInfo.Limits).
+	Line string
+	// Unbound says why no process limit binds the command ("" when one
+	// does), and Fix what gives it one.
+	Unbound, Fix string
+}
+
+// limitsIn is how a command is limited here, for describeLimits.
+type limitsIn struct {
+	cgroup  string // LimitsCgroupV2, LimitsCgroupV1, or "" when none
+	memory  bool   // the cgroup limits memory too
+	noSwap  bool   // and swap
+	why     error  // why there is no cgroup
+	rlimits bool   // prlimit sets the rlimits
+	root    bool   // agentfix runs as root
+}
+
+// delegateFix is how a runner gets a cgroup agentfix can limit commands in.
+const delegateFix = "run the runner as an unprivileged user (RLIMIT_NPROC binds it), or give agentfix a writable cgroup: run the runner as root on cgroup v1, or delegate a cgroup v2 subtree with the pids and memory controllers to the runner's user (systemd: Delegate=yes on the runner service)"
+
+// describeLimits is the mechanism and the limits line of SandboxInfo. A
+// cgroup limits the whole command; rlimits each process. RLIMIT_NPROC does
+// not bind root (the kernel exempts uid 0 whatever the namespace), so a
+// root runner without a cgroup is told it has no process limit rather
+// than a limit it lacks.
+func describeLimits(sb Sandbox, in limitsIn) (by, line string) {
+	why := ""
+	if in.why != nil {
+		why = " (no cgroup: " + in.why.Error() + ")"
 	}
-	return fmt.Sprintf("at most %d MiB of data per process and %d more processes", sb.MaxMemoryMB, sb.MaxProcesses)
+	switch {
+	case in.cgroup != "" && in.memory:
+		swap := ""
+		if in.noSwap {
+			swap = ", without swap,"
+		}
+		return in.cgroup, fmt.Sprintf("at most %d MiB of memory%s and %d processes and threads for the whole command (%s)", sb.MaxMemoryMB, swap, sb.MaxProcesses, in.cgroup)
+	case in.cgroup != "" && in.rlimits:
+		return in.cgroup, fmt.Sprintf("at most %d processes and threads for the whole command (%s, which has no memory controller here) and %d MiB of data per process (rlimits)", sb.MaxProcesses, in.cgroup, sb.MaxMemoryMB)
+	case in.cgroup != "":
+		return in.cgroup, fmt.Sprintf("at most %d processes and threads for the whole command (%s); NO memory limit: the cgroup has no memory controller and prlimit (util-linux) is not installed", sb.MaxProcesses, in.cgroup)
+	case !in.rlimits:
+		return "", "NO memory or process limit: prlimit (util-linux) is not installed" + why + "; install util-linux, and " + delegateFix
+	case in.root:
+		return LimitsRlimits, fmt.Sprintf("at most %d MiB of data per process (rlimits); NO process limit: RLIMIT_NPROC does not bind root%s; %s", sb.MaxMemoryMB, why, delegateFix)
+	}
+	return LimitsRlimits, fmt.Sprintf("at most %d MiB of data per process and %d more processes (rlimits)%s", sb.MaxMemoryMB, sb.MaxProcesses, why)
 }

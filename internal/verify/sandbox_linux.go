@@ -17,6 +17,8 @@ import (
 type sandboxed struct {
 	info   *SandboxInfo
 	prefix []string // prlimit and bwrap with their arguments, up to "--"
+	// limits makes each command's cgroup; nil when no cgroup is writable.
+	limits *limiter
 	// cleanup removes the credential-free .git/config copy.
 	cleanup func()
 }
@@ -59,15 +61,73 @@ func prepareSandbox(opts Options, env map[string]string) (*sandboxed, error) {
 	args = append(args, m.args()...)
 	args = append(args, "--chdir", opts.Dir, "--")
 	s.info = &SandboxInfo{Enabled: true, Network: sb.Network}
-	if prlimit, err := exec.LookPath("prlimit"); err == nil {
-		s.prefix = append([]string{prlimit,
-			"--data=" + strconv.Itoa(sb.MaxMemoryMB<<20),
-			"--nproc=" + strconv.Itoa(ownTasks()+sb.MaxProcesses), "--"}, args...)
-		s.info.Limits = describeLimits(sb, os.Geteuid() == 0)
-	} else {
-		s.prefix = args
+	lim, why := cgroupsHere().limiter(sb)
+	s.limits = lim
+	prlimit, _ := exec.LookPath("prlimit")
+	if prlimit != "" {
+		// The cgroup's memory limit replaces RLIMIT_DATA, which counts
+		// address space a process reserves rather than memory it uses.
+		rl := []string{prlimit}
+		if lim == nil || !lim.memory {
+			rl = append(rl, "--data="+strconv.Itoa(sb.MaxMemoryMB<<20))
+		}
+		args = append(append(rl, "--nproc="+strconv.Itoa(ownTasks()+sb.MaxProcesses), "--"), args...)
 	}
+	s.prefix = args
+	s.info.LimitsBy, s.info.Limits = describeLimits(sb, lim.in(why, prlimit != ""))
 	return s, nil
+}
+
+// in is what describeLimits needs to know of l (nil: no cgroup, for the
+// reason why).
+func (l *limiter) in(why error, rlimits bool) limitsIn {
+	in := limitsIn{why: why, rlimits: rlimits, root: os.Geteuid() == 0}
+	if l != nil {
+		in.cgroup, in.memory, in.noSwap = l.kind, l.memory, l.noSwap
+	}
+	return in
+}
+
+// contain puts one command in a cgroup of its own when the Run has a
+// limiter: the argv prefix that joins it (v1) or the open cgroup to start
+// the command in (v2), and what removes it, saying what the limits
+// stopped.
+func (s *sandboxed) contain() (join []string, cgroupFD int, done func() string, err error) {
+	if s.limits == nil {
+		return nil, 0, func() string { return "" }, nil
+	}
+	c, err := s.limits.start()
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	fd := 0
+	if c.fd > 0 {
+		fd = c.fd
+	}
+	return c.joinArgv(), fd, func() string {
+		v := c.verdict()
+		c.remove()
+		return v
+	}, nil
+}
+
+// CheckLimits says how a sandboxed verify command would be limited here
+// with sb.
+func CheckLimits(sb Sandbox) Limits {
+	sb = sb.withDefaults()
+	lim, why := cgroupsHere().limiter(sb)
+	_, err := exec.LookPath("prlimit")
+	in := lim.in(why, err == nil)
+	l := Limits{}
+	l.By, l.Line = describeLimits(sb, in)
+	switch {
+	case in.cgroup != "":
+	case !in.rlimits:
+		l.Unbound, l.Fix = "prlimit (util-linux) is not installed, and no cgroup is writable ("+why.Error()+")", "install util-linux, and "+delegateFix
+	case in.root:
+		l.Unbound, l.Fix = "agentfix runs as root, which RLIMIT_NPROC does not bind, and no cgroup is writable ("+why.Error()+")", delegateFix
+	}
+	return l
 }
 
 // CheckSandbox says whether bubblewrap, found on path, can sandbox

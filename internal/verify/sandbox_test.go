@@ -246,12 +246,51 @@ func TestCleanGitConfig(t *testing.T) {
 	}
 }
 
-func TestDescribeLimitsTellsRootItHasNoProcessLimit(t *testing.T) {
+func TestDescribeLimitsSaysWhichMechanismAndWhenRootHasNoProcessLimit(t *testing.T) {
 	sb := Sandbox{}.withDefaults()
-	if got := describeLimits(sb, false); !strings.Contains(got, "1024 more processes") {
-		t.Errorf("unprivileged: %q", got)
+	noCgroup := errors.New("cgroup /sys/fs/cgroup/pids/x: permission denied")
+	for _, tt := range []struct {
+		name    string
+		in      limitsIn
+		by      string
+		want    []string
+		mustNot string
+	}{
+		{"v2", limitsIn{cgroup: LimitsCgroupV2, memory: true, noSwap: true, rlimits: true, root: true}, LimitsCgroupV2,
+			[]string{"4096 MiB of memory, without swap, and 1024 processes and threads for the whole command", "(cgroup v2)"}, "NO"},
+		{"v1 without swap accounting", limitsIn{cgroup: LimitsCgroupV1, memory: true, rlimits: true}, LimitsCgroupV1,
+			[]string{"4096 MiB of memory and 1024 processes and threads for the whole command (cgroup v1)"}, "swap"},
+		{"v1 without memory controller", limitsIn{cgroup: LimitsCgroupV1, rlimits: true}, LimitsCgroupV1,
+			[]string{"1024 processes and threads for the whole command (cgroup v1", "4096 MiB of data per process (rlimits)"}, "NO"},
+		{"unprivileged, rlimits", limitsIn{why: noCgroup, rlimits: true}, LimitsRlimits,
+			[]string{"1024 more processes (rlimits)", "permission denied"}, "NO"},
+		{"root, rlimits", limitsIn{why: noCgroup, rlimits: true, root: true}, LimitsRlimits,
+			[]string{"NO process limit: RLIMIT_NPROC does not bind root", "permission denied", "Delegate=yes", "unprivileged user"}, "more processes"},
+		{"nothing", limitsIn{why: noCgroup}, "",
+			[]string{"NO memory or process limit", "prlimit"}, "(rlimits)"},
+	} {
+		by, got := describeLimits(sb, tt.in)
+		if by != tt.by {
+			t.Errorf("%s: mechanism %q, want %q", tt.name, by, tt.by)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q does not say %q", tt.name, got, w)
+			}
+		}
+		if strings.Contains(got, tt.mustNot) {
+			t.Errorf("%s: %q says %q", tt.name, got, tt.mustNot)
+		}
 	}
-	if got := describeLimits(sb, true); !strings.Contains(got, "NO process limit") || strings.Contains(got, "more processes") {
-		t.Errorf("root: %q", got)
+}
+
+func TestDescribeNamesTheLimitsWithOrWithoutNetwork(t *testing.T) {
+	t.Parallel()
+	const limits = "at most 4096 MiB of memory and 1024 processes and threads for the whole command (cgroup v1)"
+	for _, network := range []bool{false, true} {
+		got := (&SandboxInfo{Enabled: true, Network: network, Limits: limits, LimitsBy: LimitsCgroupV1}).Describe()
+		if !strings.Contains(got, limits) {
+			t.Errorf("network %v: %q does not say the limits", network, got)
+		}
 	}
 }

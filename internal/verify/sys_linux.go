@@ -9,10 +9,11 @@ import (
 	"time"
 )
 
-// sysProcAttr puts the command in its own process group and kills it if
-// agentfix itself dies.
-func sysProcAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+// sysProcAttr puts the command in its own process group, and in the
+// cgroup open as cgroupFD unless it is 0, and kills it if agentfix itself
+// dies.
+func sysProcAttr(cgroupFD int) *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, UseCgroupFD: cgroupFD > 0, CgroupFD: cgroupFD}
 }
 
 // growPipe asks for a 1 MiB pipe buffer (the default is 64 KiB); failure

@@ -7,8 +7,9 @@ import (
 	"syscall"
 )
 
-// sysProcAttr puts the command in its own process group.
-func sysProcAttr() *syscall.SysProcAttr {
+// sysProcAttr puts the command in its own process group (cgroups are
+// Linux's).
+func sysProcAttr(int) *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}
 }
 

@@ -7,7 +7,7 @@ import (
 
 // sysProcAttr: Windows has no process groups to signal; the command is
 // killed on its own.
-func sysProcAttr() *syscall.SysProcAttr { return nil }
+func sysProcAttr(int) *syscall.SysProcAttr { return nil }
 
 // signalGroup kills the process pid (there is no SIGTERM to send).
 func signalGroup(pid int, _ syscall.Signal) error {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/testing/fixtures"
 )
 
 // bin is the agentfix binary Main built.
@@ -46,7 +48,7 @@ func RepoRoot() string {
 // BaseEnv is what a runner has besides the Actions variables: PATH and the
 // Go caches (the project's tests run with go), and no git identity.
 func BaseEnv() []string {
-	env := []string{"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local"}
+	env := []string{"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "GOFLAGS=-mod=mod " + fixtures.GoFlags, "GOTOOLCHAIN=local"}
 	for _, k := range []string{"PATH", "HOME", "GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT", "TMPDIR"} {
 		if v, ok := os.LookupEnv(k); ok {
 			env = append(env, k+"="+v)

@@ -185,7 +185,15 @@ func TestRealServerCancelMidStream(t *testing.T) {
 		t.Fatalf("Chat = %+v, %v; want context.Canceled", resp, err)
 	}
 
-	full, err := plain.Chat(context.Background(), req)
+	// The next request must get the whole reply. Ollama may still be
+	// busy with the cancelled one (rarely, under load, it did not answer
+	// for ten minutes): each attempt is bounded as ollama.timeout bounds
+	// agentfix's, and a stalled one is retried, as agentfix does.
+	after, err := llm.New(s.URL.String(), llm.Options{Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := after.Chat(context.Background(), req)
 	if err != nil {
 		t.Fatalf("the request after the cancelled one: %v", err)
 	}

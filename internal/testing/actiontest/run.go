@@ -27,6 +27,9 @@ type Result struct {
 	Outputs map[string]string
 	Summary string
 	Took    time.Duration
+	// Waits are the backoff waits an in-process run asked for, in order
+	// (Run's sleeps return at once).
+	Waits []time.Duration
 	// MaxRSS is the peak resident memory of agentfix or of the largest
 	// process it waited for, in bytes; OwnRSS is agentfix's own peak
 	// (VmHWM), as last sampled before it exited.
@@ -71,6 +74,10 @@ func (w *World) Run(event string, payload any) *Result {
 	w.T.Helper()
 	env, out, sum := w.actionsEnv(event, payload)
 	var stdout, stderr lockedBuilder
+	var (
+		mu    sync.Mutex
+		waits []time.Duration
+	)
 	e := &cli.Env{
 		Getenv:  func(k string) string { return env[k] },
 		Environ: func() []string { return environ(env) },
@@ -78,11 +85,19 @@ func (w *World) Run(event string, payload any) *Result {
 		Stdout:  &stdout,
 		Stderr:  &stderr,
 		Now:     time.Now,
-		Sleep:   func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
+		Sleep: func(ctx context.Context, d time.Duration) error {
+			mu.Lock()
+			waits = append(waits, d)
+			mu.Unlock()
+			return ctx.Err()
+		},
 	}
 	start := time.Now()
 	code := cli.Main(context.Background(), nil, e)
 	res := &Result{Code: code, Stdout: stdout.String(), Stderr: stderr.String(), Took: time.Since(start), Outputs: readOutputs(out)}
+	mu.Lock()
+	res.Waits = waits
+	mu.Unlock()
 	if b, err := os.ReadFile(sum); err == nil {
 		res.Summary = string(b)
 	}

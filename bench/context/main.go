@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/agentfix/agentfix/bench/internal/bm25"
+	"github.com/agentfix/agentfix/bench/internal/digest"
 	"github.com/agentfix/agentfix/internal/repoctx"
 )
 
@@ -44,6 +45,8 @@ func main() {
 	recall := flag.Bool("recall", true, "measure recall (set false to time only)")
 	cpuprofile := flag.String("cpuprofile", "", "with -repo, write a CPU profile to this file")
 	maxFiles := flag.Int("max-files", 0, "build the corpus with at most this many files (GOROOT/src first; 0: all), e.g. 20000 for the 20k-file goal")
+	digestFile := flag.String("digest", "", "write each query's pack digest per budget (SHA-256 of its text and files) to this file, to prove that a change to the engine packs the same")
+	queryDir := flag.String("write-queries", "", "write the labelled queries to this directory (one file each), for -repo -query-file runs")
 	flag.Parse()
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -63,7 +66,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench/context: -cpuprofile needs -repo")
 		os.Exit(2)
 	}
-	if err := run(*corpus, *maxFiles, *targets, *seed, *verbose, *recall); err != nil {
+	out := outputs{digest: *digestFile, queries: *queryDir}
+	if err := run(*corpus, *maxFiles, *targets, *seed, *verbose, *recall, out); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/context:", err)
 		os.Exit(1)
 	}
@@ -105,7 +109,13 @@ func packOne(repo, queryFile string, budget int, quiet bool) error {
 	return nil
 }
 
-func run(corpus string, maxFiles, ntargets int, seed uint64, verbose, recall bool) error {
+// outputs are the files a run writes besides its report.
+type outputs struct {
+	digest  string // pack digests, one line per query and budget
+	queries string // directory for the labelled queries
+}
+
+func run(corpus string, maxFiles, ntargets int, seed uint64, verbose, recall bool, out outputs) error {
 	ctx := context.Background()
 	if corpus == "" {
 		tmp, err := os.MkdirTemp("", "agentfix-bench-")
@@ -124,15 +134,20 @@ func run(corpus string, maxFiles, ntargets int, seed uint64, verbose, recall boo
 		}
 		fmt.Printf("corpus: %d files from GOROOT/src and %s, built in %s\n", n, modcache, time.Since(start).Round(time.Second))
 	}
-	out, err := exec.Command("git", "-C", corpus, "ls-files").Output()
+	listed, err := exec.Command("git", "-C", corpus, "ls-files").Output()
 	if err != nil {
 		return fmt.Errorf("git ls-files: %w", err)
 	}
-	files := strings.Split(strings.TrimSpace(string(out)), "\n")
+	files := strings.Split(strings.TrimSpace(string(listed)), "\n")
 	fmt.Printf("corpus: %s, %d files in git\n\n", corpus, len(files))
 
 	ts := pickTargets(corpus, files, ntargets, seed)
 	qs := queries(ts)
+	if out.queries != "" {
+		if err := writeQueries(out.queries, qs); err != nil {
+			return err
+		}
+	}
 
 	if err := speed(corpus, qs); err != nil {
 		return err
@@ -157,6 +172,7 @@ func run(corpus string, maxFiles, ntargets int, seed uint64, verbose, recall boo
 	hits := map[key]int{}
 	total := map[string]int{}
 	var misses []string
+	var digests strings.Builder
 	for n, q := range qs {
 		if n%20 == 0 {
 			fmt.Fprintf(os.Stderr, "recall: %d/%d queries\n", n, len(qs))
@@ -175,6 +191,7 @@ func run(corpus string, maxFiles, ntargets int, seed uint64, verbose, recall boo
 			if p.TokensUsed > b {
 				return fmt.Errorf("pack over budget: %d > %d", p.TokensUsed, b)
 			}
+			fmt.Fprintf(&digests, "%s %d %d %s\n", q.kind, n, b, digest.Pack(p))
 			if definitionPacked(p, q.t) {
 				hits[key{q.kind, "engine", b}]++
 			} else if b == 16384 {
@@ -183,6 +200,11 @@ func run(corpus string, maxFiles, ntargets int, seed uint64, verbose, recall boo
 			if base.Packed(order, b)[q.t.file] {
 				hits[key{q.kind, "bm25", b}]++
 			}
+		}
+	}
+	if out.digest != "" {
+		if err := os.WriteFile(out.digest, []byte(digests.String()), 0o644); err != nil {
+			return err
 		}
 	}
 	fmt.Printf("recall@budget: the target function's file packed (engine: with its definition in a packed chunk)\n")

@@ -22,6 +22,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 )
 
 func main() {
@@ -32,6 +33,7 @@ func main() {
 	flag.IntVar(&verboseBudget, "vbudget", 16384, "the budget whose misses -v prints")
 	flag.BoolVar(&keepTrees, "keep", false, "keep each case's trees (printed to stderr) to look at them, e.g. with agentfix context")
 	check := flag.Bool("check", false, "check that no issue text names an identifier that only the fix's changed code lines show (not the test change, release notes or exported API); with -only, one case")
+	digestFile := flag.String("digest", "", "write each case's engine pack digest per query kind and budget (SHA-256 of its text and files) to this file, to prove that a change to the engine packs the same")
 	showID := flag.String("show", "", "print what the issue text of the case with this id is written from: its test change, release notes change and failing output (never the fix)")
 	flag.Parse()
 	if *disc {
@@ -52,7 +54,14 @@ func main() {
 	case *showID != "":
 		err = showCase(cs, *showID, os.Stdout)
 	default:
+		var digests strings.Builder
+		if *digestFile != "" {
+			packDigests = &digests
+		}
 		err = measure(cs, *only, *verbose, os.Stdout)
+		if err == nil && *digestFile != "" {
+			err = os.WriteFile(*digestFile, []byte(digests.String()), 0o644)
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "realbugs:", err)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentfix/agentfix/bench/internal/bm25"
+	"github.com/agentfix/agentfix/bench/internal/digest"
 	"github.com/agentfix/agentfix/internal/agent"
 	"github.com/agentfix/agentfix/internal/repoctx"
 )
@@ -39,6 +40,10 @@ type key struct {
 
 // verboseBudget is the budget whose misses -v prints (-vbudget).
 var verboseBudget = 16384
+
+// packDigests, when set (-digest), gets a line per engine pack: case,
+// query kind, budget and digest.Pack.
+var packDigests *strings.Builder
 
 // keepTrees keeps each case's trees instead of removing them (-keep).
 var keepTrees bool
@@ -89,7 +94,7 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 			if err := gitInit(root); err != nil {
 				return err
 			}
-			res, err := measureOne(ctx, root, query, ch)
+			res, err := measureOne(ctx, root, query, ch, c.ID+" "+kind)
 			if err != nil {
 				return fmt.Errorf("%s (%s): %w", c.ID, kind, err)
 			}
@@ -131,7 +136,7 @@ type result struct {
 }
 
 // measureOne packs one query at every budget with every ranker.
-func measureOne(ctx context.Context, root, query string, ch *change) (map[key]result, error) {
+func measureOne(ctx context.Context, root, query string, ch *change, label string) (map[key]result, error) {
 	ix, err := repoctx.Open(ctx, root)
 	if err != nil {
 		return nil, err
@@ -152,6 +157,9 @@ func measureOne(ctx context.Context, root, query string, ch *change) (map[key]re
 		p, err := ranked.Pack(ctx, repoctx.Options{Budget: b})
 		if err != nil {
 			return nil, err
+		}
+		if packDigests != nil {
+			fmt.Fprintf(packDigests, "%s %d %s\n", label, b, digest.Pack(p))
 		}
 		shown := map[string][]repoctx.Chunk{}
 		for _, f := range p.Files {

@@ -104,10 +104,16 @@ func skipByName(p string) bool {
 	if strings.HasSuffix(base, ".min.js") {
 		return true
 	}
-	for dir := path.Dir(p); dir != "." && dir != "/"; dir = path.Dir(dir) {
-		if vendorDirs[path.Base(dir)] {
+	// The directories, by their names: p is a clean path from git.
+	for dir := p[:len(p)-len(base)]; dir != ""; {
+		i := strings.IndexByte(dir, '/')
+		if i < 0 {
+			break
+		}
+		if vendorDirs[dir[:i]] {
 			return true
 		}
+		dir = dir[i+1:]
 	}
 	return false
 }

@@ -1,10 +1,8 @@
 package repoctx
 
-import "encoding/binary"
-
 // matcher finds the query's terms in file contents. It does not tokenize:
 // one pass tests every pair of adjacent bytes against a bitset of the
-// terms' first two letters (8 KB, so it stays in L1 cache), and only at a
+// terms' first two letters (16 KB, so it stays in L1 cache), and only at a
 // hit checks the word boundary and compares the candidate terms. That keeps
 // the pass over the whole repository close to the speed of git grep.
 //
@@ -13,10 +11,16 @@ import "encoding/binary"
 // parseDate, "parse date". A whole-identifier term ("parsedate") matches a
 // whole identifier. Both ignore ASCII case.
 type matcher struct {
-	terms   []mterm
-	bits    [65536 / 64]uint64 // by a term's first two bytes, little-endian
-	heads   map[uint16][]int   // first two letters -> term indexes
-	symbols map[uint64]bool    // exact hashes of the symbols to find definitions of
+	terms []mterm
+	// bits holds the terms' first two bytes, little-endian: case folded
+	// at a word's start, first byte upper case (afterWord) inside one.
+	bits [2 * 65536 / 64]uint64
+	// group maps a pair of bytes (little-endian, case folded) to 1 + its
+	// index in heads, 0 for none: a table, not a map, because it is read
+	// at every word boundary whose pair is in bits.
+	group   [65536]uint8
+	heads   [][]uint8       // the term indexes starting with one pair
+	symbols map[uint64]bool // exact hashes of the symbols to find definitions of
 }
 
 type mterm struct {
@@ -25,18 +29,30 @@ type mterm struct {
 	sym  bool   // a symbol's term: check for a definition where it occurs
 }
 
-func pairOf(a, b byte) uint16 { return uint16(a|0x20)<<8 | uint16(b|0x20) }
+// foldedPair is the pair a, b as the scan loop reads it: little-endian,
+// ASCII case folded.
+func foldedPair(a, b byte) uint16 { return (uint16(a) | uint16(b)<<8) | 0x2020 }
 
 func newMatcher(terms []mterm, symbols []string) *matcher {
-	m := &matcher{terms: terms, heads: map[uint16][]int{}, symbols: map[uint64]bool{}}
+	if len(terms) > maxMatcherTerms {
+		panic("repoctx: more matcher terms than a byte indexes")
+	}
+	m := &matcher{terms: terms, symbols: map[uint64]bool{}}
 	for i, t := range terms {
 		if len(t.text) < 2 {
 			continue
 		}
-		p := pairOf(t.text[0], t.text[1])
-		m.heads[p] = append(m.heads[p], i)
-		le := uint16(t.text[0]) | uint16(t.text[1])<<8
-		m.bits[le>>6] |= 1 << (le & 63)
+		p := foldedPair(t.text[0], t.text[1])
+		if m.group[p] == 0 {
+			m.heads = append(m.heads, nil)
+			m.group[p] = uint8(len(m.heads))
+		}
+		g := m.group[p] - 1
+		m.heads[g] = append(m.heads[g], uint8(i))
+		m.set(uint32(t.text[0]) | uint32(t.text[1])<<8)
+		if isLower(t.text[0]) && t.text[1]|0x20 == t.text[1] {
+			m.set(afterWord | uint32(t.text[0]-('a'-'A')) | uint32(t.text[1])<<8)
+		}
 	}
 	for _, s := range symbols {
 		m.symbols[exactHash([]byte(s))] = true
@@ -44,27 +60,60 @@ func newMatcher(terms []mterm, symbols []string) *matcher {
 	return m
 }
 
+func (m *matcher) set(k uint32) { m.bits[k>>6] |= 1 << (k & 63) }
+
 // each calls f with the position and term index of every match in data, in
 // order of position.
+//
+// One pass looks every pair of adjacent bytes up in bits, keyed also by
+// the byte before: after a letter or digit, a term can only start at a
+// capital (parseDate), so that half of bits holds the terms' pairs with
+// the first letter upper case, and the pairs inside lower-case words, most
+// of a file's bytes, hit nothing. (Finding the possible starts eight bytes
+// at a time with SWAR masks was slower: the loop over them mispredicts.)
 func (m *matcher) each(data []byte, f func(pos, term int)) {
 	n := len(data)
 	if n < 2 {
 		return
 	}
-	bits := &m.bits
-	for i := 0; i+1 < n; i++ {
-		// The pair as a little-endian word, case folded: one load.
-		p := binary.LittleEndian.Uint16(data[i:]) | 0x2020
-		if bits[p>>6]&(1<<(p&63)) != 0 {
+	bits, afterOf := &m.bits, &afterByte
+	after := uint32(afterOther)
+	b := data[0]
+	for i, c := range data[1:] { // the pair b, c is at i
+		k := after | uint32(b) | uint32(c|0x20)<<8
+		if bits[k>>6&uint32(len(bits)-1)]&(1<<(k&63)) != 0 {
 			m.at(data, i, f)
 		}
+		after, b = afterOf[b], c
 	}
 }
 
+// The key of a pair in matcher.bits, by the byte before it: after a byte
+// that is not part of a word (or an underscore) the pair is case folded;
+// after a letter or digit it is looked up in the upper half, its first
+// byte as written.
+const (
+	afterOther = 0x20
+	afterWord  = 1 << 16
+)
+
+// afterByte is the key part for the byte before a pair.
+var afterByte = func() (t [256]uint32) {
+	for c := range t {
+		switch class[c] {
+		case clLower, clUpper, clDigit:
+			t[c] = afterWord
+		default:
+			t[c] = afterOther
+		}
+	}
+	return t
+}()
+
 // at calls f for every term that starts at data[i].
 func (m *matcher) at(data []byte, i int, f func(pos, term int)) {
-	p := binary.LittleEndian.Uint16(data[i:]) | 0x2020
-	if m.bits[p>>6]&(1<<(p&63)) == 0 {
+	g := m.group[foldedPair(data[i], data[i+1])]
+	if g == 0 {
 		return
 	}
 	startSub, startID := boundaryBefore(data, i)
@@ -72,7 +121,7 @@ func (m *matcher) at(data []byte, i int, f func(pos, term int)) {
 		return
 	}
 	n := len(data)
-	for _, t := range m.heads[pairOf(data[i], data[i+1])] {
+	for _, t := range m.heads[g-1] {
 		term := &m.terms[t]
 		if term.full && !startID {
 			continue
@@ -88,7 +137,7 @@ func (m *matcher) at(data []byte, i int, f func(pos, term int)) {
 		} else if !boundaryAfter(data, end) || splitInside(data, i, end) {
 			continue
 		}
-		f(i, t)
+		f(i, int(t))
 	}
 }
 

@@ -1,6 +1,8 @@
 package repoctx
 
 import (
+	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -161,5 +163,50 @@ func TestIdentTermsMatchesMatcherRules(t *testing.T) {
 	}
 	if _, full := identTerms("parse"); full != "" {
 		t.Errorf("a one-word identifier has no whole-identifier term, got %q", full)
+	}
+}
+
+// eachPairwise is the matcher's first loop, kept as the reference: every
+// pair of bytes, case folded, looked up in a bitset of the terms' first two
+// bytes as written, then at.
+func eachPairwise(m *matcher, data []byte, f func(pos, term int)) {
+	var first [65536 / 64]uint64
+	for _, t := range m.terms {
+		if len(t.text) >= 2 {
+			le := uint16(t.text[0]) | uint16(t.text[1])<<8
+			first[le>>6] |= 1 << (le & 63)
+		}
+	}
+	for i := 0; i+1 < len(data); i++ {
+		p := foldedPair(data[i], data[i+1])
+		if first[p>>6]&(1<<(p&63)) != 0 {
+			m.at(data, i, f)
+		}
+	}
+}
+
+// TestMatcherAgreesWithPairwise holds the word-at-a-time pass to the plain
+// one on random text made of the bytes the classes tell apart, at every
+// length and alignment.
+func TestMatcherAgreesWithPairwise(t *testing.T) {
+	alphabet := []byte("aAbBzZ_09 .\n\xc3\xa9\x80\xffeEtTsS")
+	terms := []mterm{
+		{text: []byte("ab")}, {text: []byte("ba"), full: true}, {text: []byte("zab")}, {text: []byte("test")},
+		{text: []byte("es")}, {text: []byte("set"), full: true}, {text: []byte("a9")}, {text: []byte("\xc3\xa9a")},
+		{text: []byte("\xe3\xa9")}, {text: []byte("aa")}, {text: []byte("ee"), full: true},
+	}
+	m := newMatcher(terms, nil)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := 0; round < 3000; round++ {
+		data := make([]byte, rng.IntN(80))
+		for k := range data {
+			data[k] = alphabet[rng.IntN(len(alphabet))]
+		}
+		var want, got []int
+		eachPairwise(m, data, func(pos, t int) { want = append(want, pos, t) })
+		m.each(data, func(pos, t int) { got = append(got, pos, t) })
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q: matches (pos, term) %v, want %v", data, got, want)
+		}
 	}
 }

@@ -109,6 +109,27 @@ type scanner struct {
 	buf     []byte
 	counts  []uint16
 	touched []uint8
+	blocks  []blockHit // the current file's windows, copied out at its end
+	// tfs and hits are slabs the windows' counts and each file's windows
+	// are cut from: a few allocations per worker instead of one per window
+	// and file, which leaves the collector little to do.
+	tfs  []termCount
+	hits []blockHit
+}
+
+// slabSize bounds the length of a new slab: each is twice the last, from
+// 64, so a small repository does not pay for a big one's slabs.
+const slabSize = 4096
+
+// cut returns a slice of n elements cut from *slab, which is refilled (a
+// new array; the old one stays with the slices cut from it) when short.
+func cut[T any](slab *[]T, n int) []T {
+	if cap(*slab)-len(*slab) < n {
+		*slab = make([]T, 0, max(n, min(slabSize, 2*cap(*slab)), 64))
+	}
+	k := len(*slab)
+	*slab = (*slab)[:k+n]
+	return (*slab)[k : k+n : k+n]
 }
 
 func (s *scanner) file(name string, fs *fileScan) {
@@ -169,7 +190,7 @@ func (s *scanner) scan(data []byte, fs *fileScan) {
 		line += bytes.Count(data[counted:pos], []byte{'\n'})
 		counted = pos
 		if b := (line - 1) / blockLines; b != block {
-			s.flush(fs, block, meanBlock)
+			s.flush(block, meanBlock)
 			block = b
 		}
 		if s.counts[t] == 0 {
@@ -188,19 +209,24 @@ func (s *scanner) scan(data []byte, fs *fileScan) {
 			}
 		}
 	})
-	s.flush(fs, block, meanBlock)
+	s.flush(block, meanBlock)
+	if len(s.blocks) > 0 {
+		fs.blocks = cut(&s.hits, len(s.blocks))
+		copy(fs.blocks, s.blocks)
+		s.blocks = s.blocks[:0]
+	}
 }
 
 // flush records window b's counts, if any.
-func (s *scanner) flush(fs *fileScan, b int, length int32) {
+func (s *scanner) flush(b int, length int32) {
 	if len(s.touched) == 0 {
 		return
 	}
-	tf := make([]termCount, len(s.touched))
+	tf := cut(&s.tfs, len(s.touched))
 	for k, t := range s.touched {
 		tf[k] = termCount{term: t, n: s.counts[t]}
 		s.counts[t] = 0
 	}
-	fs.blocks = append(fs.blocks, blockHit{block: int32(b), length: length, tf: tf})
+	s.blocks = append(s.blocks, blockHit{block: int32(b), length: length, tf: tf})
 	s.touched = s.touched[:0]
 }

@@ -3,8 +3,6 @@ package repoctx
 import (
 	"bytes"
 	"context"
-	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -133,30 +131,9 @@ func cut[T any](slab *[]T, n int) []T {
 }
 
 func (s *scanner) file(name string, fs *fileScan) {
-	f, err := os.Open(name)
-	if err != nil {
-		fs.skip = skipUnreadable
-		return
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		fs.skip = skipUnreadable
-		return
-	}
-	if st.Size() > maxFileBytes {
-		fs.skip = skipHuge
-		return
-	}
-	// Read what Stat said: one read, no second one to see EOF. A file that
-	// grows meanwhile is cut at its old size.
-	n := int(st.Size())
-	if cap(s.buf) < n {
-		s.buf = make([]byte, n, n+n/2)
-	}
-	k, err := io.ReadFull(f, s.buf[:n])
-	if err != nil && err != io.ErrUnexpectedEOF {
-		fs.skip = skipUnreadable
+	var k int
+	s.buf, k, fs.skip = readFile(name, s.buf)
+	if fs.skip != indexed {
 		return
 	}
 	data := s.buf[:k]

@@ -5,7 +5,10 @@ import (
 	"go/parser"
 	"go/token"
 	"math"
+	"os"
 	"path"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -23,10 +26,17 @@ const (
 	// assertion's subject counts: the call whose result the failing line
 	// compares, or that the failing line makes.
 	subjectWeight = 2.0
+	// apiWeight is how much the callees of a function an issue names
+	// count, against a failing test's.
+	apiWeight = 0.25
+	// maxAPIFiles bounds the files defining a name an issue names for
+	// its callees to be followed.
+	maxAPIFiles = 3
 )
 
 // call is a name to resolve in a package's definitions and follow.
 type call struct {
+	dir    string // the package's directory
 	name   string
 	depth  int
 	weight float64
@@ -59,6 +69,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 		}
 		return d
 	}
+	module := r.modulePath()
 	for _, name := range names {
 		for _, l := range r.defs[exactHash([]byte(name))] {
 			i := int(l.file)
@@ -72,20 +83,17 @@ func (r *Ranking) testEdges(bonus []float64) {
 			}
 			// The subject first, on its own: a test that sets up much
 			// would use up edgeNodes before the call it asserts about.
+			dir := path.Dir(p)
 			var subject []call
 			for _, fl := range r.lines {
 				if int(fl.file) == i && int(fl.line) >= s.start && int(fl.line) <= s.end {
 					for _, c := range r.subjectCalls(i, s, int(fl.line)) {
-						subject = append(subject, call{c, 0, subjectWeight})
+						subject = append(subject, call{dir, c, 0, subjectWeight})
 					}
 				}
 			}
-			r.follow(defs(path.Dir(p)), map[string]bool{name: true}, subject)
-			start := make([]call, 0, len(s.callees))
-			for _, c := range s.callees {
-				start = append(start, call{c, 0, 1})
-			}
-			r.follow(defs(path.Dir(p)), map[string]bool{name: true}, start)
+			r.follow(defs, module, map[string]bool{dir + ":" + name: true}, subject)
+			r.follow(defs, module, map[string]bool{dir + ":" + name: true}, calls(dir, module, s, 0, 1))
 		}
 	}
 	// A panic's frames: the function holding each line named outside
@@ -102,13 +110,17 @@ func (r *Ranking) testEdges(bonus []float64) {
 		}
 		for _, s := range o.syms {
 			if int(fl.line) >= s.start && int(fl.line) <= s.end && len(s.callees) > 0 {
-				start := make([]call, 0, len(s.callees))
-				for _, c := range s.callees {
-					start = append(start, call{c, 1, 1})
-				}
-				r.follow(defs(path.Dir(p)), map[string]bool{s.name: true}, start)
+				dir := path.Dir(p)
+				r.follow(defs, module, map[string]bool{dir + ":" + s.name: true}, calls(dir, module, s, 1, 1))
 			}
 		}
+	}
+	// From a report without failing tests: the callees of the functions
+	// it names (gjson.Get, a call Decode(...)), as if each were a frame:
+	// a report names the API it called, and the fix is often in what
+	// that calls, in the module's internal packages too.
+	if len(r.q.tests) == 0 {
+		r.apiEdges(defs, module)
 	}
 	// Each file is raised by its best reached function: a file of many
 	// set-up helpers is no likelier the place than the one the assertion
@@ -119,6 +131,37 @@ func (r *Ranking) testEdges(bonus []float64) {
 			best = max(best, w)
 		}
 		bonus[i] += 0.3 * best
+	}
+}
+
+// apiEdges follows the callees of the Go functions an issue names, with
+// at least medium strength (quoted, pkg.Func, a call), when few files
+// define the name (a name defined everywhere says nothing).
+func (r *Ranking) apiEdges(defs func(dir string) map[string][]int, module string) {
+	names := make([]string, 0, len(r.q.symbols))
+	for s, st := range r.q.symbols {
+		if st >= medium {
+			names = append(names, s)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		var files []int
+		for _, l := range r.defs[exactHash([]byte(name))] {
+			p := r.ix.paths[l.file]
+			if path.Ext(p) == ".go" && !isTestFile(p) && !slices.Contains(files, int(l.file)) {
+				files = append(files, int(l.file))
+			}
+		}
+		if len(files) == 0 || len(files) > maxAPIFiles {
+			continue
+		}
+		for _, i := range files {
+			dir := path.Dir(r.ix.paths[i])
+			for _, s := range r.symbolsNamed(i, name) {
+				r.follow(defs, module, map[string]bool{dir + ":" + name: true}, calls(dir, module, s, 1, apiWeight))
+			}
+		}
 	}
 }
 
@@ -138,15 +181,16 @@ func (r *Ranking) reachAt(i, line int, w float64) {
 // focus of its file and raises the file, once per call, when it is not a
 // test file; its own callees are followed one level deeper, up to
 // edgeDepth, at most edgeNodes names in all.
-func (r *Ranking) follow(defs map[string][]int, seen map[string]bool, queue []call) {
+func (r *Ranking) follow(defs func(dir string) map[string][]int, module string, seen map[string]bool, queue []call) {
 	for len(queue) > 0 && len(seen) <= edgeNodes {
 		c := queue[0]
 		queue = queue[1:]
-		if seen[c.name] {
+		key := c.dir + ":" + c.name
+		if seen[key] {
 			continue
 		}
-		seen[c.name] = true
-		for _, j := range defs[c.name] {
+		seen[key] = true
+		for _, j := range defs(c.dir)[c.name] {
 			code := !isTestFile(r.ix.paths[j])
 			ss := r.symbolsNamed(j, c.name)
 			w := c.weight * math.Pow(edgeDecay, float64(c.depth))
@@ -157,14 +201,59 @@ func (r *Ranking) follow(defs map[string][]int, seen map[string]bool, queue []ca
 				if c.depth+1 == edgeDepth {
 					continue
 				}
-				for _, n := range s.callees {
-					if !seen[n] {
-						queue = append(queue, call{n, c.depth + 1, c.weight})
+				for _, n := range calls(c.dir, module, s, c.depth+1, c.weight) {
+					if !seen[n.dir+":"+n.name] {
+						queue = append(queue, n)
 					}
 				}
 			}
 		}
 	}
+}
+
+// calls are s's callees to follow, s being defined in dir: its plain
+// calls in dir, and its calls pkg.F() into the module's other packages
+// (module is the module path; none when not known) in theirs.
+func calls(dir, module string, s symbol, depth int, weight float64) []call {
+	out := make([]call, 0, len(s.callees)+len(s.pkgCalls))
+	for _, n := range s.callees {
+		out = append(out, call{dir, n, depth, weight})
+	}
+	for _, pc := range s.pkgCalls {
+		if d, ok := moduleDir(module, pc.path); ok && d != dir {
+			out = append(out, call{d, pc.name, depth, weight})
+		}
+	}
+	return out
+}
+
+// moduleDir is the directory, relative to the module's root, of the
+// package imported as p, when p is in module.
+func moduleDir(module, p string) (string, bool) {
+	switch {
+	case module == "":
+		return "", false
+	case p == module:
+		return ".", true
+	case strings.HasPrefix(p, module+"/"):
+		return strings.TrimPrefix(p, module+"/"), true
+	}
+	return "", false
+}
+
+// modulePath is the module path the go.mod at the repository's root
+// declares, or "" when there is none.
+func (r *Ranking) modulePath() string {
+	src, err := os.ReadFile(filepath.Join(r.ix.root, "go.mod"))
+	if err != nil {
+		return ""
+	}
+	for _, l := range strings.Split(string(src), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`)
+		}
+	}
+	return ""
 }
 
 // subjectCalls are the calls an assertion at line of Go file i is about:

@@ -12,25 +12,15 @@ import (
 // whole, because the test calls Total, Total calls middle, and middle
 // calls deepHelper.
 func TestBuildFollowsTheFailingTestsCallees(t *testing.T) {
-	var big strings.Builder
-	big.WriteString("package calc\n\n")
-	for k := range 60 {
-		fmt.Fprintf(&big, "// step%d adds a value to the total.\nfunc step%d(total, value int) int {\n\tif value < 0 {\n\t\treturn total\n\t}\n\treturn total + value + %d\n}\n\n", k, k, k)
-	}
-	big.WriteString("// deepHelper rounds the total.\nfunc deepHelper(total int) int {\n\treturn total - 1 // the bug\n}\n")
+	big := lookAlikes("calc", "step", "// deepHelper rounds the total.\nfunc deepHelper(total int) int {\n\treturn total - 1 // the bug\n}\n")
 	repo := newRepo(t, map[string]string{
 		"go.mod":            "module example.com/calc\n",
-		"calc/big.go":       big.String(),
+		"calc/big.go":       big,
 		"calc/calc.go":      "package calc\n\n// Total sums values.\nfunc Total(values []int) int {\n\treturn middle(values, 0)\n}\n\nfunc middle(values []int, total int) int {\n\tfor _, v := range values {\n\t\ttotal = step3(total, v)\n\t}\n\treturn deepHelper(total)\n}\n",
 		"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {\n\tif got := Total([]int{1, 2}); got != 9 {\n\t\tt.Errorf(\"Total = %d, want 9\", got)\n\t}\n}\n",
 	})
 	failing := "--- FAIL: TestTotal (0.00s)\n    calc_test.go:7: Total = 8, want 9\nFAIL\nFAIL\texample.com/calc\t0.002s\n"
-	p := build(t, repo, failing, 2048)
-	f := fileOf(p, "calc/big.go")
-	site := strings.Count(big.String()[:strings.Index(big.String(), "func deepHelper")], "\n") + 1
-	if f == nil || !covers(f, site, site+2) {
-		t.Fatalf("deepHelper (calc/big.go:%d) is not packed; files %v, big.go %+v", site, paths(p), f)
-	}
+	mustPackFunc(t, build(t, repo, failing, 2048), "calc/big.go", big, "deepHelper")
 }
 
 // TestBuildPacksOnlyTheFailingTestsOfATestFile: a test file full of tests
@@ -149,5 +139,79 @@ FAIL	example.com/calc	0.004s
 	site := lineOf(big, "func readByte")
 	if f := fileOf(p, "calc/big.go"); f == nil || !covers(f, site, site+2) {
 		t.Fatalf("readByte (calc/big.go:%d), called by the frame's decode, is not packed; files %v %+v", site, paths(p), fileOf(p, "calc/big.go"))
+	}
+}
+
+// TestBuildFollowsCallsIntoTheModulesOtherPackages: the failing test calls
+// its package's Total, which calls round.Half of the module's internal
+// package; the fix is there, in a big file of look-alike functions whose
+// names the failure never says. It is packed because a call pkg.F()
+// through an import of the module is followed into that package.
+func TestBuildFollowsCallsIntoTheModulesOtherPackages(t *testing.T) {
+	big := lookAlikes("round", "Step", "// Half halves the total.\nfunc Half(total int) int {\n\treturn total/2 - 1 // the bug\n}\n")
+	repo := newRepo(t, map[string]string{
+		"go.mod":                  "module example.com/calc\n",
+		"internal/round/round.go": big,
+		"calc/calc.go":            "package calc\n\nimport \"example.com/calc/internal/round\"\n\n// Total sums values and halves the sum.\nfunc Total(values []int) int {\n\tn := 0\n\tfor _, v := range values {\n\t\tn += v\n\t}\n\treturn round.Half(n)\n}\n",
+		"calc/calc_test.go":       "package calc\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {\n\tif got := Total([]int{4, 2}); got != 3 {\n\t\tt.Errorf(\"Total = %d, want 3\", got)\n\t}\n}\n",
+	})
+	failing := "--- FAIL: TestTotal (0.00s)\n    calc_test.go:7: Total = 2, want 3\nFAIL\nFAIL\texample.com/calc/calc\t0.002s\n"
+	mustPackFunc(t, build(t, repo, failing, 2048), "internal/round/round.go", big, "Half")
+}
+
+// TestModuleDir: an import path resolves to a directory only inside the
+// module, and not by a mere shared prefix.
+func TestModuleDir(t *testing.T) {
+	for _, c := range []struct {
+		module, path, dir string
+		ok                bool
+	}{
+		{"example.com/calc", "example.com/calc", ".", true},
+		{"example.com/calc", "example.com/calc/internal/round", "internal/round", true},
+		{"example.com/calc", "example.com/calculus/x", "", false},
+		{"example.com/calc", "strings", "", false},
+		{"", "strings", "", false},
+	} {
+		if dir, ok := moduleDir(c.module, c.path); dir != c.dir || ok != c.ok {
+			t.Errorf("moduleDir(%q, %q) = %q, %v; want %q, %v", c.module, c.path, dir, ok, c.dir, c.ok)
+		}
+	}
+}
+
+// TestBuildFollowsTheCalleesOfTheAPIAnIssueNames: a report names the API
+// it called (`calc.Total`); the fix is in the internal package's helper
+// Total calls, in a big file of look-alike functions that share the
+// report's words. The helper is packed because the callees of a function
+// an issue names are followed, into the module's other packages too.
+func TestBuildFollowsTheCalleesOfTheAPIAnIssueNames(t *testing.T) {
+	big := lookAlikes("round", "Total", "// Half halves a number.\nfunc Half(n int) int {\n\treturn n/2 - 1 // the bug\n}\n")
+	repo := newRepo(t, map[string]string{
+		"go.mod":                  "module example.com/calc\n",
+		"internal/round/round.go": big,
+		"calc.go":                 "package calc\n\nimport \"example.com/calc/internal/round\"\n\n// Total sums values and halves the sum.\nfunc Total(values []int) int {\n\tn := 0\n\tfor _, v := range values {\n\t\tn += v\n\t}\n\treturn round.Half(n)\n}\n",
+	})
+	issue := "`calc.Total` is wrong\n\nI called `calc.Total([]int{4, 2})` and expected the total 3, but the total is 2. Every total I try is one less than the total I expect.\n"
+	mustPackFunc(t, build(t, repo, issue, 1200), "internal/round/round.go", big, "Half")
+}
+
+// lookAlikes is the source of package pkg: 60 functions prefix0... alike
+// in shape and words, then last.
+func lookAlikes(pkg, prefix, last string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "package %s\n\n", pkg)
+	for k := range 60 {
+		fmt.Fprintf(&b, "// %s%d adds a value to the total.\nfunc %s%d(total, value int) int {\n\tif value < 0 {\n\t\treturn total\n\t}\n\treturn total + value + %d\n}\n\n", prefix, k, prefix, k, k)
+	}
+	b.WriteString(last)
+	return b.String()
+}
+
+// mustPackFunc fails t unless p shows the first three lines of function
+// name, defined in src, the source of file.
+func mustPackFunc(t *testing.T, p *Pack, file, src, name string) {
+	t.Helper()
+	site := strings.Count(src[:strings.Index(src, "func "+name)], "\n") + 1
+	if f := fileOf(p, file); f == nil || !covers(f, site, site+2) {
+		t.Fatalf("%s (%s:%d) is not packed; files %v, %s %+v", name, file, site, paths(p), file, f)
 	}
 }

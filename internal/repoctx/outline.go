@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -38,7 +39,13 @@ type symbol struct {
 	decl    int // the line with the name
 	end     int
 	callees []string // names it calls (Go only)
+	// pkgCalls are its calls pkg.F() through the file's imports: the
+	// import path and the name (Go only).
+	pkgCalls []pkgCall
 }
+
+// pkgCall is a call F of the package imported as path.
+type pkgCall struct{ path, name string }
 
 // outlineOf parses file i once.
 func (r *Ranking) outlineOf(i int) *outline {
@@ -92,6 +99,7 @@ func goOutline(o *outline, name string, src []byte) bool {
 			o.importsTo = line(g.End())
 		}
 	}
+	imports := importNames(f)
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
@@ -99,6 +107,7 @@ func goOutline(o *outline, name string, src []byte) bool {
 			s.start = docStart(o.lines, s.decl)
 			s.sig = funcSig(fset, src, d)
 			s.callees = callees(d)
+			s.pkgCalls = pkgCalls(d, imports)
 			o.syms = append(o.syms, s)
 		case *ast.GenDecl:
 			for _, spec := range d.Specs {
@@ -232,6 +241,55 @@ func callees(d *ast.FuncDecl) []string {
 			out = append(out, name)
 		}
 	}
+	return out
+}
+
+// importNames maps the names f refers to its imports by to their paths
+// (the last element of the path when not renamed: a guess right for
+// almost every package).
+func importNames(f *ast.File) map[string]string {
+	out := map[string]string{}
+	for _, im := range f.Imports {
+		p, err := strconv.Unquote(im.Path.Value)
+		if err != nil {
+			continue
+		}
+		name := path.Base(p)
+		if im.Name != nil {
+			name = im.Name.Name
+		}
+		if name != "_" && name != "." {
+			out[name] = p
+		}
+	}
+	return out
+}
+
+// pkgCalls are the calls pkg.F() in d's body whose pkg is one of the
+// file's imports.
+func pkgCalls(d *ast.FuncDecl, imports map[string]string) []pkgCall {
+	if d.Body == nil || len(imports) == 0 {
+		return nil
+	}
+	seen := map[pkgCall]bool{}
+	var out []pkgCall
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if sel, ok := c.Fun.(*ast.SelectorExpr); ok {
+			if x, ok := sel.X.(*ast.Ident); ok {
+				if p, ok := imports[x.Name]; ok {
+					if pc := (pkgCall{p, sel.Sel.Name}); !seen[pc] {
+						seen[pc] = true
+						out = append(out, pc)
+					}
+				}
+			}
+		}
+		return true
+	})
 	return out
 }
 

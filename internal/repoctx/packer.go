@@ -44,6 +44,9 @@ const (
 	// maxImportLines bounds the package clause and imports shown with a
 	// file's definitions.
 	maxImportLines = 30
+	// minFocusReach is the least weight with which the edges must reach
+	// a definition for it to be a focus (see apiWeight).
+	minFocusReach = 0.3
 	// contextLines surround a focused part of a big definition.
 	contextLines = 8
 )
@@ -348,7 +351,7 @@ type cand struct {
 // focused reports whether the edges reached s or a focus line of file i
 // lies in it.
 func (r *Ranking) focused(i int, s symbol) bool {
-	if r.reached[i][s.decl] > 0 {
+	if r.reached[i][s.decl] >= minFocusReach {
 		return true
 	}
 	for _, l := range r.focus[i] {

@@ -300,7 +300,16 @@ func queryTerms(text string, symbols map[string]float64) []qterm {
 			add(full, 1.5)
 		}
 	}
-	for sym, s := range symbols {
+	// In the symbols' sorted order: a term's first appearance breaks ties
+	// in weight, and a map's order would make the same query pack
+	// differently from run to run (and a replay diverge).
+	names := make([]string, 0, len(symbols))
+	for sym := range symbols {
+		names = append(names, sym)
+	}
+	sort.Strings(names)
+	for _, sym := range names {
+		s := symbols[sym]
 		subs, full := identTerms(sym)
 		for _, t := range subs {
 			add(t, 1+s/3)

@@ -1,6 +1,7 @@
 package repoctx
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -127,5 +128,21 @@ func TestQueryTermsBounded(t *testing.T) {
 	}
 	if n := len(parseQuery(b.String()).terms); n != maxTerms {
 		t.Errorf("%d terms kept, want at most %d", n, maxTerms)
+	}
+}
+
+func TestQueryTermsAreTheSameEveryTime(t *testing.T) {
+	t.Parallel()
+	// Symbols of equal weight: their terms tie, and the tie must not be
+	// broken by a map's order.
+	symbols := map[string]float64{}
+	for _, name := range []string{"Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf", "Hotel", "India", "Juliet", "Kilo", "Lima", "Mike", "November", "Oscar", "Papa"} {
+		symbols[name] = 1
+	}
+	want := queryTerms("a failure in Alpha", symbols)
+	for i := 0; i < 20; i++ {
+		if got := queryTerms("a failure in Alpha", symbols); !reflect.DeepEqual(got, want) {
+			t.Fatalf("run %d gave other terms:\n got %v\nwant %v", i, got, want)
+		}
 	}
 }

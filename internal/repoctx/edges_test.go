@@ -215,3 +215,33 @@ func mustPackFunc(t *testing.T, p *Pack, file, src, name string) {
 		t.Fatalf("%s (%s:%d) is not packed; files %v, %s %+v", name, file, site, paths(p), file, f)
 	}
 }
+
+// TestBuildShowsABigReachedFunctionWholeWhenThereIsRoom: the failing test
+// reaches decode, a function too big for one focused part of the budget
+// (focusedShare), whose bug sits in a branch no word of the failure
+// names. The first pass shows its head; the second, with room left, shows
+// it whole, wherever the bug is.
+func TestBuildShowsABigReachedFunctionWholeWhenThereIsRoom(t *testing.T) {
+	var body strings.Builder
+	body.WriteString("package calc\n\n// decode reads a record.\nfunc decode(b []byte) int {\n\tn := 0\n\tswitch {\n")
+	for k := range 40 {
+		if k == 20 {
+			body.WriteString("\tcase len(b) == 0:\n\t\tn = -1\n")
+		}
+		fmt.Fprintf(&body, "\tcase len(b) > %d && b[%d] == 'x':\n\t\tn += int(b[%d]) * %d\n", k+1, k, k, k+3)
+	}
+	body.WriteString("\t}\n\treturn n\n}\n")
+	code := lookAlikes("calc", "step", body.String()[len("package calc\n\n"):])
+	repo := newRepo(t, map[string]string{
+		"go.mod":            "module example.com/calc\n",
+		"calc/decode.go":    code,
+		"calc/calc.go":      "package calc\n\n// Parse parses a record.\nfunc Parse(b []byte) int {\n\treturn decode(b)\n}\n",
+		"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestParseEmpty(t *testing.T) {\n\tif got := Parse(nil); got != 0 {\n\t\tt.Errorf(\"Parse(nil) = %d, want 0\", got)\n\t}\n}\n",
+	})
+	failing := "--- FAIL: TestParseEmpty (0.00s)\n    calc_test.go:7: Parse(nil) = -1, want 0\nFAIL\nFAIL\texample.com/calc\t0.002s\n"
+	p := build(t, repo, failing, 8192)
+	from, to := lineOf(code, "// decode reads"), strings.Count(code, "\n")
+	if f := fileOf(p, "calc/decode.go"); f == nil || !covers(f, from, to) {
+		t.Fatalf("decode (calc/decode.go:%d-%d, its bug at line %d) is not shown whole; files %v, calc/decode.go %+v", from, to, lineOf(code, "n = -1"), paths(p), fileOf(p, "calc/decode.go"))
+	}
+}

@@ -279,7 +279,9 @@ func (r *Ranking) failingTestFile(i int) bool {
 // with query terms that no definition covers. narrow keeps only the
 // definitions and lines the query points at (focus lines). A big
 // definition the query points at is packed whole when it costs at most
-// unit tokens.
+// unit tokens; else its head and windows come first, and (not narrow)
+// the whole of it after them, for when room is left: a fix is often
+// anywhere in the body of the function the failing test reaches.
 func (r *Ranking) candidates(i int, o *outline, narrow bool, unit int) []cand {
 	var cs []cand
 	for _, s := range o.syms {
@@ -294,6 +296,10 @@ func (r *Ranking) candidates(i int, o *outline, narrow bool, unit int) []cand {
 		}
 		// A big definition: its head, then the lines the query points at.
 		cs = append(cs, cand{span(s.start, min(s.decl+2, s.end)), sc})
+		if !narrow && size <= bigFocused && !isTestFile(r.ix.paths[i]) && r.focused(i, s) {
+			// Whole, after its head and windows (sc*0.9).
+			cs = append(cs, cand{span(s.start, s.end), sc * 0.5})
+		}
 		for _, l := range r.focus[i] {
 			if l >= s.start && l <= s.end {
 				cs = append(cs, cand{span(max(s.start, l-contextLines), min(s.end, l+contextLines)), sc * 0.9})

@@ -32,6 +32,10 @@ const (
 	// maxAPIFiles bounds the files defining a name an issue names for
 	// its callees to be followed.
 	maxAPIFiles = 3
+	// sharedAPIStarts is how many of the functions an issue names must
+	// reach a definition for it to be a focus: a report of one fault in
+	// several calls (ToBoolE, ToStringE) points at the helper they share.
+	sharedAPIStarts = 2
 )
 
 // call is a name to resolve in a package's definitions and follow.
@@ -136,7 +140,9 @@ func (r *Ranking) testEdges(bonus []float64) {
 
 // apiEdges follows the callees of the Go functions an issue names, with
 // at least medium strength (quoted, pkg.Func, a call), when few files
-// define the name (a name defined everywhere says nothing).
+// define the name (a name defined everywhere says nothing). A definition
+// reached from one name counts at apiWeight and is no focus; one reached
+// from sharedAPIStarts names or more is a focus, weighed by the sum.
 func (r *Ranking) apiEdges(defs func(dir string) map[string][]int, module string) {
 	names := make([]string, 0, len(r.q.symbols))
 	for s, st := range r.q.symbols {
@@ -145,7 +151,17 @@ func (r *Ranking) apiEdges(defs func(dir string) map[string][]int, module string
 		}
 	}
 	sort.Strings(names)
+	// Each name's callees are followed on their own, so that what
+	// several named functions reach is known: a report of the same fault
+	// in several calls points at what they share.
+	type reach struct {
+		best, sum float64
+		starts    int
+	}
+	shared := map[fileLine]*reach{}
+	outer := r.reached
 	for _, name := range names {
+		r.reached = map[int]map[int]float64{}
 		var files []int
 		for _, l := range r.defs[exactHash([]byte(name))] {
 			p := r.ix.paths[l.file]
@@ -162,6 +178,25 @@ func (r *Ranking) apiEdges(defs func(dir string) map[string][]int, module string
 				r.follow(defs, module, map[string]bool{dir + ":" + name: true}, calls(dir, module, s, 1, apiWeight))
 			}
 		}
+		for i, m := range r.reached {
+			for line, w := range m {
+				k := fileLine{int32(i), int32(line)}
+				if shared[k] == nil {
+					shared[k] = &reach{}
+				}
+				shared[k].best = max(shared[k].best, w)
+				shared[k].sum += w
+				shared[k].starts++
+			}
+		}
+	}
+	r.reached = outer
+	for k, c := range shared {
+		w := c.best
+		if c.starts >= sharedAPIStarts {
+			w = max(c.sum, minFocusReach)
+		}
+		r.reachAt(int(k.file), int(k.line), w)
 	}
 }
 

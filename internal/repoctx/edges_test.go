@@ -245,3 +245,26 @@ func TestBuildShowsABigReachedFunctionWholeWhenThereIsRoom(t *testing.T) {
 		t.Fatalf("decode (calc/decode.go:%d-%d, its bug at line %d) is not shown whole; files %v, calc/decode.go %+v", from, to, lineOf(code, "n = -1"), paths(p), fileOf(p, "calc/decode.go"))
 	}
 }
+
+// TestBuildFocusesTheHelperTheNamedFunctionsShare: a report names two
+// functions that fail alike (`conv.ToIntE`, `conv.ToBoolE`). ToIntE calls
+// twenty helpers that share the report's words, and deref, which ToBoolE
+// calls too. deref is packed because what several named functions reach
+// is a focus, as a failing test's callee is; the callees of one named
+// function are not, and the helpers' words would take its room.
+func TestBuildFocusesTheHelperTheNamedFunctionsShare(t *testing.T) {
+	big := lookAlikes("conv", "addValue", "// deref returns v.\nfunc deref(v any) any {\n\treturn v\n}\n")
+	var toInt strings.Builder
+	toInt.WriteString("package conv\n\n// ToIntE converts v to an int.\nfunc ToIntE(v any) (int, error) {\n\tv = deref(v)\n\tn, _ := v.(int)\n")
+	for k := range 20 {
+		fmt.Fprintf(&toInt, "\tn = addValue%d(n, %d)\n", k, k)
+	}
+	toInt.WriteString("\treturn n, nil\n}\n\n// ToBoolE converts v to a bool.\nfunc ToBoolE(v any) (bool, error) {\n\tv = deref(v)\n\tb, _ := v.(bool)\n\treturn b, nil\n}\n")
+	repo := newRepo(t, map[string]string{
+		"go.mod":   "module example.com/conv\n",
+		"deref.go": big,
+		"conv.go":  toInt.String(),
+	})
+	issue := "Pointers: wrong value in ToIntE and ToBoolE\n\n```go\nn := 3\nconv.ToIntE(&n)   // 0, expected the value 3\nb := true\nconv.ToBoolE(&b)  // false, expected the value true\n```\n\nA pointer to a value should add the value to the total, as a value adds a value to the total; every total of a value is wrong.\n"
+	mustPackFunc(t, build(t, repo, issue, 900), "deref.go", big, "deref")
+}

@@ -362,3 +362,49 @@ func TestChunksNameTheirSymbols(t *testing.T) {
 		}
 	}
 }
+
+// TestIssuePartsPreferCodeToTestsAndDocs: an issue's words are those of
+// the tests and the documentation that describe the behaviour as much as
+// the code's. From an issue text (no failing test), the parts of test and
+// documentation files count half against code's, so the function that
+// handles negative totals comes before the thirty tests that say
+// "negative total rounds down" (and which, counted in full, come first).
+func TestIssuePartsPreferCodeToTestsAndDocs(t *testing.T) {
+	var tests, readme strings.Builder
+	tests.WriteString("package calc\n\nimport \"testing\"\n\n")
+	readme.WriteString("# calc\n\n")
+	for k := range 30 {
+		fmt.Fprintf(&tests, "func TestRoundCase%d(t *testing.T) {\n\t// a negative total rounds down\n\tif got := Round(-%d); got != -%d {\n\t\tt.Errorf(\"negative total %%d rounds to %%d, want down\", -%d, got)\n\t}\n}\n\n", k, k, k+1, k)
+		fmt.Fprintf(&readme, "## Case %d\n\nA negative total of -%d rounds down to -%d: negative totals round down.\n\n", k, k, k+1)
+	}
+	code := lookAlikes("calc", "step", "// Round rounds a total.\nfunc Round(total int) int {\n\treturn total\n}\n\n// fixSign handles a negative total.\nfunc fixSign(n int) int {\n\treturn n\n}\n")
+	repo := newRepo(t, map[string]string{
+		"go.mod":            "module example.com/calc\n",
+		"README.md":         readme.String(),
+		"calc/calc.go":      code,
+		"calc/calc_test.go": tests.String(),
+	})
+	issue := "Negative totals do not round down\n\n`calc.Round(-3)` returns -3. A negative total should round down, as the README says negative totals round down, but a negative total is returned as it is.\n"
+	ix, err := Open(context.Background(), repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ix.Rank(context.Background(), issue)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []*chosen
+	for _, i := range r.order {
+		files = append(files, &chosen{i: i})
+	}
+	site := lineOf(code, "func fixSign")
+	for _, pt := range r.parts(files, false, r.score[r.order[0]], 1000) {
+		switch p := r.ix.paths[files[pt.k].i]; {
+		case p == "calc/calc.go" && pt.c.StartLine <= site && site <= pt.c.EndLine:
+			return
+		case isTestFile(p):
+			t.Fatalf("a part of %s (%d-%d, %.3f) comes before fixSign", p, pt.c.StartLine, pt.c.EndLine, pt.score)
+		}
+	}
+	t.Fatal("fixSign is no part")
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -49,6 +50,9 @@ const (
 	minFocusReach = 0.3
 	// contextLines surround a focused part of a big definition.
 	contextLines = 8
+	// issueDocShare is how much the parts of a test or documentation
+	// file count in an issue query, against code's (see issueDiscount).
+	issueDocShare = 0.5
 )
 
 const codeHeader = "# Code (most relevant first; line numbers on the left)\n"
@@ -228,7 +232,7 @@ func (r *Ranking) parts(files []*chosen, narrow bool, top float64, unit int) []p
 			continue
 		}
 		for _, c := range r.candidates(f.i, o, narrow || r.failingTestFile(f.i), unit) {
-			out = append(out, part{k, c.c, c.score * r.score[f.i] / top})
+			out = append(out, part{k, c.c, c.score * r.score[f.i] / top * r.issueDiscount(f.i)})
 		}
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].score > out[b].score })
@@ -389,3 +393,26 @@ func (r *Ranking) render(i int, o *outline, chunks []Chunk) string {
 
 // span is the chunk of lines lo to hi.
 func span(lo, hi int) Chunk { return Chunk{StartLine: lo, EndLine: hi} }
+
+// issueDiscount is how much the parts of file i count in an issue query
+// (no failing test): a report shares its words with the tests and the
+// documentation that describe the same behaviour, but the fix is in code.
+func (r *Ranking) issueDiscount(i int) float64 {
+	p := r.ix.paths[i]
+	if len(r.q.tests) > 0 {
+		return 1
+	}
+	if isTestFile(p) || isDocFile(p) {
+		return issueDocShare
+	}
+	return 1
+}
+
+// isDocFile reports whether p is prose documentation.
+func isDocFile(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".md", ".txt", ".rst", ".adoc":
+		return true
+	}
+	return false
+}

@@ -255,21 +255,26 @@ func TestBuildSpendsLeftoverRoomOnCalleesPastTheEdges(t *testing.T) {
 	mustPackFunc(t, build(t, repo, failing, 4096), "calc/big.go", big, "deepest")
 }
 
-// TestBuildPacksDocumentationLastForAFailingTest: a README shares every
-// word of the failure and outranks the code; for a failing test the code
-// it runs comes first (the fix four calls down, in a big file), and the
+// TestBuildPacksDocumentationLast: a README shares every word of the
+// failure, or of the issue, and outranks the code; the code comes first
+// (for the failing test, the fix four calls down, in a big file), and the
 // README only gets what is left, last.
-func TestBuildPacksDocumentationLastForAFailingTest(t *testing.T) {
+func TestBuildPacksDocumentationLast(t *testing.T) {
 	var readme strings.Builder
 	readme.WriteString("# calc\n\n")
 	for k := range 120 {
 		fmt.Fprintf(&readme, "Total sums values: TestTotal checks that Total of %d values is the total, want the total %d.\n\n", k, k)
 	}
 	repo, big, failing := fourCallsDown(t, map[string]string{"README.md": readme.String()})
-	p := build(t, repo, failing, 4096)
-	mustPackFunc(t, p, "calc/big.go", big, "deepest")
-	if ps := paths(p); len(ps) == 0 || ps[len(ps)-1] != "README.md" {
-		t.Errorf("the README is not packed last: %v", ps)
+	issue := "Total sums values wrong\n\nThe total of the values 1 and 2 is 2; I want the total 3. What checks that?\n"
+	for _, query := range []string{failing, issue} {
+		p := build(t, repo, query, 4096)
+		if query == failing {
+			mustPackFunc(t, p, "calc/big.go", big, "deepest")
+		}
+		if ps := paths(p); len(ps) == 0 || ps[len(ps)-1] != "README.md" {
+			t.Errorf("the README is not packed last for %q: %v", query[:20], ps)
+		}
 	}
 }
 

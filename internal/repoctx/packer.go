@@ -108,15 +108,15 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 	codeBudget := left
 	top := r.score[r.order[0]]
 	var files []*chosen // outlined only when needed: parsing is the cost
-	// docs are a failing-test query's documentation files, packed last:
-	// the fix is in the code the tests run, not in the prose that shares
-	// their words.
+	// docs are the documentation files, packed last: the fix is in the
+	// code, not in the prose that shares the query's words (which often
+	// outranks it).
 	var docs []*chosen
 	for rank, i := range r.order {
 		if rank == maxTried || r.score[i] < minRelScore*top {
 			break
 		}
-		if len(r.q.tests) > 0 && isDoc(r.ix.paths[i]) {
+		if isDoc(r.ix.paths[i]) {
 			docs = append(docs, &chosen{i: i})
 			continue
 		}

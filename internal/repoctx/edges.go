@@ -64,15 +64,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 		}
 	}
 	sort.Strings(names)
-	defsOf := map[string]map[string][]int{} // per directory
-	defs := func(dir string) map[string][]int {
-		d, ok := defsOf[dir]
-		if !ok {
-			d = dirDefs(r.dirFiles(dir))
-			defsOf[dir] = d
-		}
-		return d
-	}
+	defs := r.defsIn
 	module := r.modulePath()
 	for _, name := range names {
 		for _, l := range r.defs[exactHash([]byte(name))] {
@@ -198,6 +190,17 @@ func (r *Ranking) apiEdges(defs func(dir string) map[string][]int, module string
 		}
 		r.reachAt(int(k.file), int(k.line), w)
 	}
+}
+
+// defsIn are the definitions of the Go package in dir: name -> the files
+// defining it (read once per directory).
+func (r *Ranking) defsIn(dir string) map[string][]int {
+	d, ok := r.dirDefs[dir]
+	if !ok {
+		d = dirDefs(r.dirFiles(dir))
+		r.dirDefs[dir] = d
+	}
+	return d
 }
 
 // reachAt records that the definition declared at line of file i was

@@ -268,3 +268,54 @@ func TestBuildFocusesTheHelperTheNamedFunctionsShare(t *testing.T) {
 	issue := "Pointers: wrong value in ToIntE and ToBoolE\n\n```go\nn := 3\nconv.ToIntE(&n)   // 0, expected the value 3\nb := true\nconv.ToBoolE(&b)  // false, expected the value true\n```\n\nA pointer to a value should add the value to the total, as a value adds a value to the total; every total of a value is wrong.\n"
 	mustPackFunc(t, build(t, repo, issue, 900), "deref.go", big, "deref")
 }
+
+// TestBuildSpendsLeftoverRoomOnCalleesPastTheEdges: the fix is four calls
+// below the failing test, one past edgeDepth, in a big file of look-alike
+// functions; with room left once everything else is packed, the callees
+// of the shown functions are followed further, and it is shown.
+func TestBuildSpendsLeftoverRoomOnCalleesPastTheEdges(t *testing.T) {
+	repo, big, failing := fourCallsDown(t, nil)
+	mustPackFunc(t, build(t, repo, failing, 4096), "calc/big.go", big, "deepest")
+}
+
+// TestBuildPacksDocumentationLast: a README shares every word of the
+// failure, or of the issue, and outranks the code; the code comes first
+// (for the failing test, the fix four calls down, in a big file), and the
+// README only gets what is left, last.
+func TestBuildPacksDocumentationLast(t *testing.T) {
+	var readme strings.Builder
+	readme.WriteString("# calc\n\n")
+	for k := range 120 {
+		fmt.Fprintf(&readme, "Total sums values: TestTotal checks that Total of %d values is the total, want the total %d.\n\n", k, k)
+	}
+	repo, big, failing := fourCallsDown(t, map[string]string{"README.md": readme.String()})
+	issue := "Total sums values wrong\n\nThe total of the values 1 and 2 is 2; I want the total 3. What checks that?\n"
+	for _, query := range []string{failing, issue} {
+		p := build(t, repo, query, 4096)
+		if query == failing {
+			mustPackFunc(t, p, "calc/big.go", big, "deepest")
+		}
+		if ps := paths(p); len(ps) == 0 || ps[len(ps)-1] != "README.md" {
+			t.Errorf("the README is not packed last for %q: %v", query[:20], ps)
+		}
+	}
+}
+
+// fourCallsDown is a repository (with extra files) whose failing test
+// reaches the fix in deepest four calls down (TestTotal → Total → middle →
+// deeper → deepest), in big, the source of calc/big.go, among look-alike
+// functions; and the failing output.
+func fourCallsDown(t *testing.T, extra map[string]string) (repo, big, failing string) {
+	big = lookAlikes("calc", "step", "// deepest rounds the total.\nfunc deepest(total int) int {\n\treturn total - 1 // the bug\n}\n")
+	files := map[string]string{
+		"go.mod":            "module example.com/calc\n",
+		"calc/big.go":       big,
+		"calc/calc.go":      "package calc\n\n// Total sums values.\nfunc Total(values []int) int {\n\treturn middle(values, 0)\n}\n\nfunc middle(values []int, total int) int {\n\tfor _, v := range values {\n\t\ttotal += v\n\t}\n\treturn deeper(total)\n}\n\nfunc deeper(total int) int {\n\treturn deepest(total)\n}\n",
+		"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {\n\tif got := Total([]int{1, 2}); got != 3 {\n\t\tt.Errorf(\"Total = %d, want 3\", got)\n\t}\n}\n",
+	}
+	for name, src := range extra {
+		files[name] = src
+	}
+	failing = "--- FAIL: TestTotal (0.00s)\n    calc_test.go:7: Total = 2, want 3\nFAIL\nFAIL\texample.com/calc\t0.002s\n"
+	return newRepo(t, files), big, failing
+}

@@ -111,9 +111,17 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 	codeBudget := left
 	top := r.score[r.order[0]]
 	var files []*chosen // outlined only when needed: parsing is the cost
+	// docs are the documentation files, packed last: the fix is in the
+	// code, not in the prose that shares the query's words (which often
+	// outranks it).
+	var docs []*chosen
 	for rank, i := range r.order {
 		if rank == maxTried || r.score[i] < minRelScore*top {
 			break
+		}
+		if isDoc(r.ix.paths[i]) {
+			docs = append(docs, &chosen{i: i})
+			continue
 		}
 		files = append(files, &chosen{i: i})
 	}
@@ -198,6 +206,23 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 			}
 		}
 	}
+	// What is left is left over: no file's share holds it back.
+	capped = false
+	if left >= 40 {
+		files = r.fillCallees(files, add)
+	}
+	for _, f := range docs {
+		if left < 40 {
+			break
+		}
+		k := len(files)
+		files = append(files, f)
+		if o := r.outlineOf(f.i); o != nil && !add(k, f, []Chunk{span(1, len(o.lines))}) {
+			for _, c := range r.candidates(f.i, o, false, unit) {
+				add(k, f, []Chunk{c.c})
+			}
+		}
+	}
 	var out []chosen
 	for _, f := range files {
 		if len(f.chunks) > 0 {
@@ -205,6 +230,90 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 		}
 	}
 	return out, nil
+}
+
+// isDoc reports whether p is a documentation file (Markdown and the like).
+func isDoc(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".md", ".markdown", ".rst", ".adoc":
+		return true
+	}
+	return false
+}
+
+// fillLevels is how many calls past what is shown the leftover room may
+// follow.
+const fillLevels = 3
+
+// fillCallees spends the room left once everything else is packed on the
+// definitions that the shown functions the query points at call (in their
+// package, or pkg.F() into the module's others), a level of calls at a
+// time, fillLevels deep: where the edges stopped (edgeDepth, edgeNodes)
+// the fix may be one call further. It runs last, so it takes room from
+// nothing else. add packs a chunk of files[k]; files the callees are in
+// that are not among files are appended to it.
+func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []Chunk) bool) []*chosen {
+	index := map[int]int{} // file -> its position in files
+	for k, f := range files {
+		index[f.i] = k
+	}
+	shown := func(i int, s symbol) bool {
+		if k, ok := index[i]; ok {
+			for _, c := range files[k].chunks {
+				if c.StartLine <= s.decl && s.end <= c.EndLine {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var frontier []call
+	seen := map[string]bool{}
+	module := r.modulePath()
+	for _, f := range files {
+		o := r.outlineOf(f.i)
+		if o == nil || len(f.chunks) == 0 || isTestFile(r.ix.paths[f.i]) {
+			continue
+		}
+		dir := path.Dir(r.ix.paths[f.i])
+		for _, s := range o.syms {
+			if (r.focused(f.i, s) || r.reached[f.i][s.decl] > 0) && shown(f.i, s) {
+				seen[dir+":"+s.name] = true
+				frontier = append(frontier, calls(dir, module, s, 0, 0)...)
+			}
+		}
+	}
+	defs := r.defsIn
+	for level := 0; level < fillLevels && len(frontier) > 0; level++ {
+		var next []call
+		for _, c := range frontier {
+			if seen[c.dir+":"+c.name] {
+				continue
+			}
+			seen[c.dir+":"+c.name] = true
+			for _, j := range defs(c.dir)[c.name] {
+				if isTestFile(r.ix.paths[j]) {
+					continue
+				}
+				for _, s := range r.symbolsNamed(j, c.name) {
+					if s.end-s.start+1 > bigFocused {
+						continue
+					}
+					k, ok := index[j]
+					if !ok {
+						k = len(files)
+						files = append(files, &chosen{i: j})
+						index[j] = k
+					}
+					if shown(j, s) || add(k, files[k], []Chunk{span(s.start, s.end)}) {
+						next = append(next, calls(c.dir, module, s, 0, 0)...)
+					}
+				}
+			}
+		}
+		frontier = next
+	}
+	return files
 }
 
 // part is a candidate chunk of the k-th file the packer tries.

@@ -36,6 +36,8 @@ type Ranking struct {
 	// reached are the definitions the failing tests and frames reach
 	// through calls, per file: declaration line -> weight (see testEdges).
 	reached map[int]map[int]float64
+	// dirDefs caches defsIn, per directory.
+	dirDefs map[string]map[string][]int
 }
 
 type fileLine struct {
@@ -56,7 +58,8 @@ func (ix *Index) Rank(ctx context.Context, text string) (*Ranking, error) {
 		return nil, err
 	}
 	r := &Ranking{ix: ix, q: q, m: m, scans: scans, score: make([]float64, len(scans)),
-		focus: map[int][]int{}, reached: map[int]map[int]float64{}, outline: map[int]*outline{}}
+		focus: map[int][]int{}, reached: map[int]map[int]float64{}, outline: map[int]*outline{},
+		dirDefs: map[string]map[string][]int{}}
 	for i := range scans {
 		if scans[i].skip == indexed {
 			r.indexed++

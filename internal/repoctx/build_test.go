@@ -408,3 +408,48 @@ func TestIssuePartsPreferCodeToTestsAndDocs(t *testing.T) {
 	}
 	t.Fatal("fixSign is no part")
 }
+
+// TestSymbolScoresAreTheSameEveryTime: look-alike tests, each scored on
+// five of the failure's words of different weights, tie in exact
+// arithmetic; the repo map lists 15 definitions of a file, the best
+// scored, so which it lists must not depend on the order the terms'
+// floats were summed in (a map's), or the same task packs differently
+// from run to run.
+func TestSymbolScoresAreTheSameEveryTime(t *testing.T) {
+	var tests strings.Builder
+	tests.WriteString("package conv\n\nimport \"testing\"\n\n")
+	for k := range 40 {
+		fmt.Fprintf(&tests, "func TestCase%d(t *testing.T) {\n\trunNumberTest(t, %d) // overflow\n\tqt.Assert(t, isNil(%d), qt.IsTrue) // errmsg number number\n}\n\n", k, k, k)
+	}
+	// Other files hold some of the words, so that each weighs differently
+	// (its idf) and the order of the sum shows in its last bits.
+	var other strings.Builder
+	other.WriteString("package conv\n\n")
+	for k := range 30 {
+		fmt.Fprintf(&other, "// number%d is a number.\nvar number%d = %d\n\n", k, k, k)
+		if k%3 == 0 {
+			fmt.Fprintf(&other, "// overflow%d reports an overflow.\nfunc overflow%d() {}\n\n", k, k)
+		}
+	}
+	repo := newRepo(t, map[string]string{
+		"go.mod":       "module example.com/conv\n",
+		"conv_test.go": tests.String(),
+		"numbers.go":   other.String(),
+	})
+	ix, err := Open(context.Background(), repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ix.Rank(context.Background(), "--- FAIL: TestToUint64E (0.00s)\n    conv_test.go:12: error: overflow, errmsg: isNil number\n        stack: runNumberTest qt.Assert\nFAIL\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.Index(r.ix.paths, "conv_test.go")
+	o := r.outlineOf(i)
+	want := r.fileOutline(i, o)
+	for run := range 100 {
+		if got := r.fileOutline(i, o); got != want {
+			t.Fatalf("run %d listed other definitions:\n%s\n---\n%s", run, got, want)
+		}
+	}
+}

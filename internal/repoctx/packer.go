@@ -505,23 +505,12 @@ func span(lo, hi int) Chunk { return Chunk{StartLine: lo, EndLine: hi} }
 
 // issueDiscount is how much the parts of file i count in an issue query
 // (no failing test): a report shares its words with the tests and the
-// documentation that describe the same behaviour, but the fix is in code.
+// prose that describe the same behaviour, but the fix is in code.
+// (Documentation is packed last anyway; see isDoc.)
 func (r *Ranking) issueDiscount(i int) float64 {
 	p := r.ix.paths[i]
-	if len(r.q.tests) > 0 {
-		return 1
-	}
-	if isTestFile(p) || isDocFile(p) {
+	if len(r.q.tests) == 0 && (isTestFile(p) || isDoc(p) || strings.EqualFold(path.Ext(p), ".txt")) {
 		return issueDocShare
 	}
 	return 1
-}
-
-// isDocFile reports whether p is prose documentation.
-func isDocFile(p string) bool {
-	switch strings.ToLower(path.Ext(p)) {
-	case ".md", ".txt", ".rst", ".adoc":
-		return true
-	}
-	return false
 }

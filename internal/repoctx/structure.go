@@ -92,21 +92,27 @@ func (r *Ranking) symbolScore(i int, s symbol) float64 {
 		return score
 	}
 	hits := r.lineHits(i, o)
-	tf := map[int]int{}
-	length := 0
+	// Per term in the query's order: a sum in a map's order differs in its
+	// last bits from run to run, and look-alike definitions tied on it
+	// would be ordered differently each time.
+	tf := make([]int, len(r.q.terms))
+	length, hit := 0, false
 	for l := s.start; l <= s.end && l <= len(o.lines); l++ {
 		length += len(o.lines[l-1]) + 1
 		for _, t := range hits[l] {
 			tf[t]++
+			hit = true
 		}
 	}
-	if len(tf) == 0 {
+	if !hit {
 		return score
 	}
 	norm := bm25K1 * (1 - bm25B + bm25B*float64(length)/r.avgLen)
 	lex := 0.0
 	for t, n := range tf {
-		lex += r.q.terms[t].weight * r.idf[t] * float64(n) * (bm25K1 + 1) / (float64(n) + norm)
+		if n > 0 {
+			lex += r.q.terms[t].weight * r.idf[t] * float64(n) * (bm25K1 + 1) / (float64(n) + norm)
+		}
 	}
 	return score + lex/r.bestBlock()
 }

@@ -78,9 +78,10 @@ func TestInitWritesTheWorkflowAndTheConfig(t *testing.T) {
 }
 
 // TestInitPinsTheActionToTheReleaseCommit: a release build pins the action
-// by commit SHA with the tag beside it, which doctor accepts.
+// by commit SHA with the tag beside it, which doctor accepts. Not parallel:
+// it sets the package's Version and Commit, which every run of Main reads
+// (a data race with the parallel tests, seen under -race).
 func TestInitPinsTheActionToTheReleaseCommit(t *testing.T) {
-	t.Parallel()
 	defer func(v, c string) { Version, Commit = v, c }(Version, Commit)
 	Version, Commit = "v1.4.0", strings.Repeat("ab", 20)
 	dir := initRepo(t, map[string]string{"package.json": `{"scripts":{"test":"jest"}}`})

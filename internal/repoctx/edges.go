@@ -64,7 +64,6 @@ func (r *Ranking) testEdges(bonus []float64) {
 		}
 	}
 	sort.Strings(names)
-	defs := r.defsIn
 	module := r.modulePath()
 	for _, name := range names {
 		for _, l := range r.defs[exactHash([]byte(name))] {
@@ -88,8 +87,8 @@ func (r *Ranking) testEdges(bonus []float64) {
 					}
 				}
 			}
-			r.follow(defs, module, map[string]bool{dir + ":" + name: true}, subject)
-			r.follow(defs, module, map[string]bool{dir + ":" + name: true}, calls(dir, module, s, 0, 1))
+			r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, subject)
+			r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, calls(dir, module, s, 0, 1))
 		}
 	}
 	// A panic's frames: the function holding each line named outside
@@ -107,7 +106,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 		for _, s := range o.syms {
 			if int(fl.line) >= s.start && int(fl.line) <= s.end && len(s.callees) > 0 {
 				dir := path.Dir(p)
-				r.follow(defs, module, map[string]bool{dir + ":" + s.name: true}, calls(dir, module, s, 1, 1))
+				r.follow(r.reached, module, map[string]bool{dir + ":" + s.name: true}, calls(dir, module, s, 1, 1))
 			}
 		}
 	}
@@ -116,7 +115,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 	// a report names the API it called, and the fix is often in what
 	// that calls, in the module's internal packages too.
 	if len(r.q.tests) == 0 {
-		r.apiEdges(defs, module)
+		r.apiEdges(module)
 	}
 	// Each file is raised by its best reached function: a file of many
 	// set-up helpers is no likelier the place than the one the assertion
@@ -135,7 +134,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 // define the name (a name defined everywhere says nothing). A definition
 // reached from one name counts at apiWeight and is no focus; one reached
 // from sharedAPIStarts names or more is a focus, weighed by the sum.
-func (r *Ranking) apiEdges(defs func(dir string) map[string][]int, module string) {
+func (r *Ranking) apiEdges(module string) {
 	names := make([]string, 0, len(r.q.symbols))
 	for s, st := range r.q.symbols {
 		if st >= medium {
@@ -146,14 +145,13 @@ func (r *Ranking) apiEdges(defs func(dir string) map[string][]int, module string
 	// Each name's callees are followed on their own, so that what
 	// several named functions reach is known: a report of the same fault
 	// in several calls points at what they share.
-	type reach struct {
+	type reached struct {
 		best, sum float64
 		starts    int
 	}
-	shared := map[fileLine]*reach{}
-	outer := r.reached
+	shared := map[fileLine]*reached{}
 	for _, name := range names {
-		r.reached = map[int]map[int]float64{}
+		own := reach{}
 		var files []int
 		for _, l := range r.defs[exactHash([]byte(name))] {
 			p := r.ix.paths[l.file]
@@ -167,14 +165,14 @@ func (r *Ranking) apiEdges(defs func(dir string) map[string][]int, module string
 		for _, i := range files {
 			dir := path.Dir(r.ix.paths[i])
 			for _, s := range r.symbolsNamed(i, name) {
-				r.follow(defs, module, map[string]bool{dir + ":" + name: true}, calls(dir, module, s, 1, apiWeight))
+				r.follow(own, module, map[string]bool{dir + ":" + name: true}, calls(dir, module, s, 1, apiWeight))
 			}
 		}
-		for i, m := range r.reached {
+		for i, m := range own {
 			for line, w := range m {
 				k := fileLine{int32(i), int32(line)}
 				if shared[k] == nil {
-					shared[k] = &reach{}
+					shared[k] = &reached{}
 				}
 				shared[k].best = max(shared[k].best, w)
 				shared[k].sum += w
@@ -182,13 +180,12 @@ func (r *Ranking) apiEdges(defs func(dir string) map[string][]int, module string
 			}
 		}
 	}
-	r.reached = outer
 	for k, c := range shared {
 		w := c.best
 		if c.starts >= sharedAPIStarts {
 			w = max(c.sum, minFocusReach)
 		}
-		r.reachAt(int(k.file), int(k.line), w)
+		r.reached.at(int(k.file), int(k.line), w)
 	}
 }
 
@@ -203,23 +200,27 @@ func (r *Ranking) defsIn(dir string) map[string][]int {
 	return d
 }
 
-// reachAt records that the definition declared at line of file i was
-// reached by the edges with weight w (the best of its paths counts).
-func (r *Ranking) reachAt(i, line int, w float64) {
-	m := r.reached[i]
+// reach is what edges reached: per file, declaration line -> weight.
+type reach map[int]map[int]float64
+
+// at records that the definition declared at line of file i was reached
+// with weight w (the best of its paths counts).
+func (rc reach) at(i, line int, w float64) {
+	m := rc[i]
 	if m == nil {
 		m = map[int]float64{}
-		r.reached[i] = m
+		rc[i] = m
 	}
 	m[line] = max(m[line], w)
 }
 
-// follow resolves the calls in one package's definitions, breadth first.
+// follow resolves the calls in one package's definitions, breadth first,
+// and records what it reaches into.
 // Each function reached (a call x.Name() may mean any method Name) is a
 // focus of its file and raises the file, once per call, when it is not a
 // test file; its own callees are followed one level deeper, up to
 // edgeDepth, at most edgeNodes names in all.
-func (r *Ranking) follow(defs func(dir string) map[string][]int, module string, seen map[string]bool, queue []call) {
+func (r *Ranking) follow(into reach, module string, seen map[string]bool, queue []call) {
 	for len(queue) > 0 && len(seen) <= edgeNodes {
 		c := queue[0]
 		queue = queue[1:]
@@ -228,13 +229,13 @@ func (r *Ranking) follow(defs func(dir string) map[string][]int, module string, 
 			continue
 		}
 		seen[key] = true
-		for _, j := range defs(c.dir)[c.name] {
+		for _, j := range r.defsIn(c.dir)[c.name] {
 			code := !isTestFile(r.ix.paths[j])
 			ss := r.symbolsNamed(j, c.name)
 			w := c.weight * math.Pow(edgeDecay, float64(c.depth))
 			for _, s := range ss {
 				if code {
-					r.reachAt(j, s.decl, w)
+					into.at(j, s.decl, w)
 				}
 				if c.depth+1 == edgeDepth {
 					continue

@@ -283,7 +283,6 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 			}
 		}
 	}
-	defs := r.defsIn
 	for level := 0; level < fillLevels && len(frontier) > 0; level++ {
 		var next []call
 		for _, c := range frontier {
@@ -291,7 +290,7 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 				continue
 			}
 			seen[c.dir+":"+c.name] = true
-			for _, j := range defs(c.dir)[c.name] {
+			for _, j := range r.defsIn(c.dir)[c.name] {
 				if isTestFile(r.ix.paths[j]) {
 					continue
 				}

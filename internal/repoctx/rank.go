@@ -35,7 +35,7 @@ type Ranking struct {
 	lines []fileLine
 	// reached are the definitions the failing tests and frames reach
 	// through calls, per file: declaration line -> weight (see testEdges).
-	reached map[int]map[int]float64
+	reached reach
 	// dirDefs caches defsIn, per directory.
 	dirDefs map[string]map[string][]int
 }
@@ -58,7 +58,7 @@ func (ix *Index) Rank(ctx context.Context, text string) (*Ranking, error) {
 		return nil, err
 	}
 	r := &Ranking{ix: ix, q: q, m: m, scans: scans, score: make([]float64, len(scans)),
-		focus: map[int][]int{}, reached: map[int]map[int]float64{}, outline: map[int]*outline{},
+		focus: map[int][]int{}, reached: reach{}, outline: map[int]*outline{},
 		dirDefs: map[string]map[string][]int{}}
 	for i := range scans {
 		if scans[i].skip == indexed {

@@ -278,6 +278,38 @@ func TestBuildSpendsLeftoverRoomOnCalleesPastTheEdges(t *testing.T) {
 	mustPackFunc(t, build(t, repo, failing, 4096), "calc/big.go", big, "deepest")
 }
 
+// TestBuildSpendsLeftoverRoomOnCalleesOfAPartlyShownFunction: the
+// failing test reaches decode, too big to show whole, at the edges' last
+// level; the fix is in fixup, which decode calls halfway down its body,
+// in a big file of look-alike functions. Only decode's head is shown, but
+// with room left its callees are followed as a shown function's are, and
+// fixup is shown.
+func TestBuildSpendsLeftoverRoomOnCalleesOfAPartlyShownFunction(t *testing.T) {
+	var decode strings.Builder
+	decode.WriteString("package calc\n\n// decode reads a record.\nfunc decode(b []byte) int {\n\tn := 0\n\tswitch {\n")
+	for k := range 120 {
+		if k == 60 {
+			decode.WriteString("\tcase len(b) == 0:\n\t\tn = fixup(n)\n")
+		}
+		fmt.Fprintf(&decode, "\tcase len(b) > %d && b[%d] == 'x':\n\t\tn += int(b[%d]) * %d\n", k+1, k, k, k+3)
+	}
+	decode.WriteString("\t}\n\treturn n\n}\n")
+	big := lookAlikes("calc", "step", "// fixup corrects a short record.\nfunc fixup(n int) int {\n\treturn n - 1 // the bug\n}\n")
+	repo := newRepo(t, map[string]string{
+		"go.mod":            "module example.com/calc\n",
+		"calc/big.go":       big,
+		"calc/decode.go":    decode.String(),
+		"calc/calc.go":      "package calc\n\n// Parse parses a record.\nfunc Parse(b []byte) int {\n\treturn middle(b)\n}\n\nfunc middle(b []byte) int {\n\treturn decode(b)\n}\n",
+		"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestParseEmpty(t *testing.T) {\n\tif got := Parse(nil); got != 0 {\n\t\tt.Errorf(\"Parse(nil) = %d, want 0\", got)\n\t}\n}\n",
+	})
+	failing := "--- FAIL: TestParseEmpty (0.00s)\n    calc_test.go:7: Parse(nil) = -1, want 0\nFAIL\nFAIL\texample.com/calc\t0.002s\n"
+	p := build(t, repo, failing, 4096)
+	if f := fileOf(p, "calc/decode.go"); f == nil || covers(f, 4, strings.Count(decode.String(), "\n")) {
+		t.Fatalf("decode should be shown in part (its head), not whole nor left out: calc/decode.go %+v", f)
+	}
+	mustPackFunc(t, p, "calc/big.go", big, "fixup")
+}
+
 // TestBuildPacksDocumentationLast: a README shares every word of the
 // failure, or of the issue, and outranks the code; the code comes first
 // (for the failing test, the fix four calls down, in a big file), and the

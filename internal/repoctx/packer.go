@@ -249,7 +249,8 @@ const fillLevels = 3
 // definitions that the shown functions the query points at call (in their
 // package, or pkg.F() into the module's others), a level of calls at a
 // time, fillLevels deep: where the edges stopped (edgeDepth, edgeNodes)
-// the fix may be one call further. It runs last, so it takes room from
+// the fix may be one call further. A function too big to show whole whose
+// head is shown counts as shown: its callees are as likely the place. It runs last, so it takes room from
 // nothing else. add packs a chunk of files[k]; files the callees are in
 // that are not among files are appended to it.
 func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []Chunk) bool) []*chosen {
@@ -257,10 +258,12 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 	for k, f := range files {
 		index[f.i] = k
 	}
-	shown := func(i int, s symbol) bool {
+	// shown reports whether s of file i is in a chunk: whole, or (not
+	// whole) any part of it from its declaration on.
+	shown := func(i int, s symbol, whole bool) bool {
 		if k, ok := index[i]; ok {
 			for _, c := range files[k].chunks {
-				if c.StartLine <= s.decl && s.end <= c.EndLine {
+				if c.StartLine <= s.decl && s.end <= c.EndLine || !whole && c.StartLine <= s.end && s.decl <= c.EndLine {
 					return true
 				}
 			}
@@ -277,7 +280,7 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 		}
 		dir := path.Dir(r.ix.paths[f.i])
 		for _, s := range o.syms {
-			if (r.focused(f.i, s) || r.reached[f.i][s.decl] > 0) && shown(f.i, s) {
+			if (r.focused(f.i, s) || r.reached[f.i][s.decl] > 0) && shown(f.i, s, false) {
 				seen[dir+":"+s.name] = true
 				frontier = append(frontier, calls(dir, module, s, 0, 0)...)
 			}
@@ -304,7 +307,7 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 						files = append(files, &chosen{i: j})
 						index[j] = k
 					}
-					if shown(j, s) || add(k, files[k], []Chunk{span(s.start, s.end)}) {
+					if shown(j, s, true) || add(k, files[k], []Chunk{span(s.start, s.end)}) {
 						next = append(next, calls(c.dir, module, s, 0, 0)...)
 					}
 				}

@@ -333,6 +333,23 @@ func TestBuildPacksDocumentationLast(t *testing.T) {
 	}
 }
 
+// TestBuildPacksTextFilesLastForAnIssue: an API dump (api.txt, as
+// urfave/cli's godoc-current.txt) shares every word of a report and
+// outranks the code; for a report it is packed with the documentation,
+// after the code.
+func TestBuildPacksTextFilesLastForAnIssue(t *testing.T) {
+	var dump strings.Builder
+	for k := range 120 {
+		fmt.Fprintf(&dump, "func Total(values []int) int\n    Total sums values: the total of %d values is the total %d.\n\n", k, k)
+	}
+	repo, _, _ := fourCallsDown(t, map[string]string{"api.txt": dump.String()})
+	issue := "Total sums values wrong\n\nThe total of the values 1 and 2 is 2; I want the total 3. `calc.Total` sums values wrong.\n"
+	p := build(t, repo, issue, 2048)
+	if ps := paths(p); len(ps) == 0 || ps[len(ps)-1] != "api.txt" || fileOf(p, "calc/calc.go") == nil {
+		t.Errorf("for a report, api.txt is not packed last, after calc/calc.go: %v", ps)
+	}
+}
+
 // fourCallsDown is a repository (with extra files) whose failing test
 // reaches the fix in deepest four calls down (TestTotal → Total → middle →
 // deeper → deepest), in big, the source of calc/big.go, among look-alike

@@ -113,13 +113,14 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 	var files []*chosen // outlined only when needed: parsing is the cost
 	// docs are the documentation files, packed last: the fix is in the
 	// code, not in the prose that shares the query's words (which often
-	// outranks it).
+	// outranks it). For a report (no failing tests) text files too: API
+	// dumps, changelogs and test data that repeat its words.
 	var docs []*chosen
 	for rank, i := range r.order {
 		if rank == maxTried || r.score[i] < minRelScore*top {
 			break
 		}
-		if isDoc(r.ix.paths[i]) {
+		if p := r.ix.paths[i]; isDoc(p) || len(r.q.tests) == 0 && strings.EqualFold(path.Ext(p), ".txt") {
 			docs = append(docs, &chosen{i: i})
 			continue
 		}

@@ -19,6 +19,7 @@ const (
 // query is what the engine understood of an issue or test output, strongest
 // signals first.
 type query struct {
+	text    string             // as given
 	failing bool               // looks like test output
 	tests   []string           // failing test names, as written (TestParseDate)
 	symbols map[string]float64 // identifiers to find definitions of, with strength
@@ -60,7 +61,7 @@ var (
 
 // parseQuery extracts the signals of text.
 func parseQuery(text string) *query {
-	q := &query{symbols: map[string]float64{}, failing: reFailBlock.MatchString(text)}
+	q := &query{text: text, symbols: map[string]float64{}, failing: reFailBlock.MatchString(text)}
 	addSym := func(name string, s float64) {
 		// New, Close, String: as written, a name is a symbol even if the
 		// lower-case word is a stop word.

@@ -75,6 +75,7 @@ func (ix *Index) Rank(ctx context.Context, text string) (*Ranking, error) {
 		r.score[i] += bonus[i]
 	}
 	r.sort()
+	r.messages()
 	r.structure()
 	r.sort()
 	return r, nil

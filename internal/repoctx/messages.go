@@ -1,0 +1,172 @@
+package repoctx
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+const (
+	// maxMessageLines bounds the lines whose messages the query quotes
+	// that become foci.
+	maxMessageLines = 4
+	// maxMessageSites is how many lines may hold the same message for it
+	// to point anywhere: one written in ten places points at none.
+	maxMessageSites = 3
+	// messageBonus raises a file holding a message the query quotes.
+	messageBonus = 1.0
+	// minMessageLetters and minMessagePart make a literal a message:
+	// enough prose that finding it in the query is no accident.
+	minMessageLetters = 10
+	minMessagePart    = 8
+)
+
+// messages finds where the messages the query quotes are written: a
+// string literal of the best candidate code files (a format string's
+// verbs and placeholders match anything) whose text the query holds, as
+// `could not find alias %q` holds `could not find alias "base_url"`. The
+// line that writes the message is where the failure was noticed, often
+// where the fix goes: it becomes a focus of its file, and raises it.
+// Messages written in many places, and those of test helpers (assertion
+// messages), point nowhere.
+func (r *Ranking) messages() {
+	type found struct {
+		i, line int
+		text    string
+		fixed   int // the length of its text without placeholders
+	}
+	var all []found
+	sites := map[string]int{}
+	for rank, i := range r.order {
+		if rank == maxTried {
+			break
+		}
+		p := r.ix.paths[i]
+		if isTestFile(p) || !messageLangs[strings.ToLower(path.Ext(p))] {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(r.ix.root, p))
+		if err != nil {
+			continue
+		}
+		goFile := path.Ext(p) == ".go"
+		for n, line := range strings.Split(string(src), "\n") {
+			for _, lit := range literals(line, goFile) {
+				if fixed, ok := r.quotes(lit, goFile); ok {
+					all = append(all, found{i, n + 1, lit, fixed})
+					sites[lit]++
+				}
+			}
+		}
+	}
+	sort.SliceStable(all, func(a, b int) bool { return all[a].fixed > all[b].fixed })
+	kept := 0
+	for _, f := range all {
+		if kept == maxMessageLines {
+			break
+		}
+		if sites[f.text] > maxMessageSites || r.inTestHelper(f.i, f.line) {
+			continue
+		}
+		r.focus[f.i] = append(r.focus[f.i], f.line)
+		r.score[f.i] += messageBonus
+		kept++
+	}
+}
+
+// messageLangs are the extensions of the source files messages are
+// looked for in.
+var messageLangs = map[string]bool{
+	".go": true, ".py": true, ".js": true, ".jsx": true, ".ts": true, ".tsx": true, ".rs": true,
+	".java": true, ".kt": true, ".c": true, ".h": true, ".cc": true, ".cpp": true, ".hpp": true,
+	".rb": true, ".php": true, ".cs": true, ".swift": true, ".scala": true,
+}
+
+var (
+	// reGoLiteral and reLiteral are a line's string literals: Go's
+	// interpreted and raw ones; elsewhere double- and single-quoted.
+	reGoLiteral = regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`")
+	reLiteral   = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'`)
+	// reVerb is a printf verb; rePlaceholder is also {}, {0}, {name},
+	// {:?}, ${expr}: what a format string fills in (in Go, braces are
+	// text).
+	reVerb        = regexp.MustCompile(`%[-+# 0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[vTtbcdoOqxXUeEfFgGsp]`)
+	rePlaceholder = regexp.MustCompile(reVerb.String() + `|\$?\{[^{}]*\}`)
+)
+
+// literals are the texts of line's string literals, unquoted.
+func literals(line string, goFile bool) []string {
+	re := reLiteral
+	if goFile {
+		re = reGoLiteral
+	}
+	var out []string
+	for _, q := range re.FindAllString(line, -1) {
+		if goFile {
+			if s, err := strconv.Unquote(q); err == nil {
+				out = append(out, s)
+			}
+			continue
+		}
+		out = append(out, strings.NewReplacer(`\"`, `"`, `\'`, `'`, `\\`, `\`, `\n`, "\n", `\t`, "\t").Replace(q[1:len(q)-1]))
+	}
+	return out
+}
+
+// quotes reports whether the query holds the message lit, its
+// placeholders matching anything on one line, and how long lit's text is
+// without them. A literal with little prose is no message.
+func (r *Ranking) quotes(lit string, goFile bool) (int, bool) {
+	re := rePlaceholder
+	if goFile {
+		re = reVerb
+	}
+	parts := re.Split(lit, -1)
+	letters, longest := 0, ""
+	for _, p := range parts {
+		for _, c := range p {
+			if 'a' <= c|0x20 && c|0x20 <= 'z' {
+				letters++
+			}
+		}
+		if len(p) > len(longest) {
+			longest = p
+		}
+	}
+	if letters < minMessageLetters || len(longest) < minMessagePart || !strings.Contains(longest, " ") || !strings.Contains(r.q.text, longest) {
+		return 0, false
+	}
+	pat := make([]string, len(parts))
+	fixed := 0
+	for k, p := range parts {
+		pat[k] = regexp.QuoteMeta(p)
+		fixed += len(p)
+	}
+	re, err := regexp.Compile(strings.Join(pat, `.{0,200}?`))
+	if err != nil || !re.MatchString(r.q.text) {
+		return 0, false
+	}
+	return fixed, true
+}
+
+// inTestHelper reports whether line of file i is inside a Go function
+// that takes a *testing.T (or TB, B, F): an assertion package's message.
+func (r *Ranking) inTestHelper(i, line int) bool {
+	o := r.outlineOf(i)
+	if o == nil {
+		return false
+	}
+	for _, s := range o.syms {
+		if line >= s.start && line <= s.end && reTestingParam.MatchString(s.sig) {
+			return true
+		}
+	}
+	return false
+}
+
+// reTestingParam finds a parameter of a testing type in a signature.
+var reTestingParam = regexp.MustCompile(`\*?testing\.(?:T|TB|B|F)\b`)

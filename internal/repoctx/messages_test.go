@@ -1,0 +1,130 @@
+package repoctx
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// bigDecoder is a decoder whose one big function writes forty look-alike
+// messages, one of them msg, on its own line, halfway down.
+func bigDecoder(msg string) string {
+	var b strings.Builder
+	b.WriteString("package yaml\n\nimport \"fmt\"\n\n// nodeToValue converts a node.\nfunc nodeToValue(kind int, name string) (any, error) {\n\tswitch kind {\n")
+	for k := range 40 {
+		if k == 20 {
+			fmt.Fprintf(&b, "\tcase -1:\n\t\treturn nil, %s\n", msg)
+		}
+		fmt.Fprintf(&b, "\tcase %d:\n\t\treturn nil, fmt.Errorf(\"node %d of alias %%q has no value\", name)\n", k, k)
+	}
+	b.WriteString("\t}\n\treturn nil, nil\n}\n")
+	return b.String()
+}
+
+// decoderRepo is a repository whose test fails with failing, the message
+// written by decode.go (from bigDecoder) four calls below the test, past
+// the edges.
+func decoderRepo(t *testing.T, decode string, extra map[string]string) string {
+	files := map[string]string{
+		"go.mod":            "module example.com/yaml\n",
+		"yaml/decode.go":    decode,
+		"yaml/yaml.go":      "package yaml\n\n// Unmarshal decodes text.\nfunc Unmarshal(text string) (any, error) {\n\treturn document(text)\n}\n\nfunc document(text string) (any, error) {\n\treturn node(text)\n}\n\nfunc node(text string) (any, error) {\n\treturn value(text)\n}\n\nfunc value(text string) (any, error) {\n\treturn nodeToValue(len(text), text)\n}\n",
+		"yaml/yaml_test.go": "package yaml\n\nimport \"testing\"\n\nfunc TestAnchor(t *testing.T) {\n\tif _, err := Unmarshal(\"a: *base_url\"); err != nil {\n\t\tt.Fatalf(\"failed to decode: %v\", err)\n\t}\n}\n",
+	}
+	for name, src := range extra {
+		files[name] = src
+	}
+	return newRepo(t, files)
+}
+
+const anchorFailure = "--- FAIL: TestAnchor (0.00s)\n    yaml_test.go:7: failed to decode: [1:4] could not find alias \"base_url\"\nFAIL\nFAIL\texample.com/yaml\t0.002s\n"
+
+// TestBuildShowsWhereTheQuotedMessageIsWritten: the failure quotes an
+// error message; the line of the big function that writes it (a format
+// string, its verb filled in) is shown, though the edges never reach it
+// and its look-alikes share every word.
+func TestBuildShowsWhereTheQuotedMessageIsWritten(t *testing.T) {
+	code := bigDecoder(`fmt.Errorf("could not find alias %q", name)`)
+	repo := decoderRepo(t, code, nil)
+	site := lineOf(code, "could not find alias")
+	issue := "Anchors in unmapped fields fail\n\nDecoding a document with an anchor under a field the struct does not map fails with `could not find alias \"base_url\"`, though the anchor is defined.\n"
+	for _, query := range []string{anchorFailure, issue} {
+		p := build(t, repo, query, 2048)
+		if f := fileOf(p, "yaml/decode.go"); f == nil || !covers(f, site, site) {
+			t.Errorf("for %q…, the line writing the message (yaml/decode.go:%d) is not shown: %+v", query[:20], site, f)
+		}
+	}
+}
+
+// TestMessagesThatPointNowhere: a message written in many places, an
+// assertion helper's message, and a message in a test file are no focus;
+// a Python message with a {} placeholder, beside each, is.
+func TestMessagesThatPointNowhere(t *testing.T) {
+	var many strings.Builder
+	many.WriteString("package yaml\n\nimport \"fmt\"\n\n")
+	for k := range 4 {
+		fmt.Fprintf(&many, "func check%d(name string) error {\n\treturn fmt.Errorf(\"could not find alias %%q\", name)\n}\n\n", k)
+	}
+	query := "Decoding fails: could not find alias \"base_url\"; the check says expected values to be equal: 1 and 2.\nKeyError: could not find alias base_url\n"
+	for name, src := range map[string]string{
+		"yaml/many.go":   many.String(),
+		"yaml/assert.go": "package yaml\n\nimport \"testing\"\n\n// Equal fails t unless a == b.\nfunc Equal(t testing.TB, a, b any) {\n\tif a != b {\n\t\tt.Fatalf(\"expected values to be equal: %v and %v\", a, b)\n\t}\n}\n",
+		"yaml/a_test.go": "package yaml\n\nimport \"testing\"\n\nfunc TestAlias(t *testing.T) {\n\tt.Fatalf(\"could not find alias %q\", \"x\")\n}\n",
+	} {
+		repo := newRepo(t, map[string]string{
+			"go.mod":          "module example.com/yaml\n",
+			name:              src,
+			"tool/resolve.py": "def resolve(name):\n    raise KeyError(\"could not find alias {}\".format(name))\n",
+		})
+		ix, err := Open(context.Background(), repo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := ix.Rank(context.Background(), query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		focus := map[string][]int{}
+		for i, ls := range r.focus {
+			focus[r.ix.paths[i]] = ls
+		}
+		if len(focus[name]) > 0 {
+			t.Errorf("%s: lines %v are foci, want none", name, focus[name])
+		}
+		if !slices.Contains(focus["tool/resolve.py"], 2) {
+			t.Errorf("beside %s, tool/resolve.py:2 (a {} placeholder) is no focus: %v", name, focus)
+		}
+	}
+}
+
+func TestLiteralsAndQuotes(t *testing.T) {
+	r := &Ranking{q: &query{text: "error: could not find alias \"base_url\" at 10%, line 3 of {root}"}}
+	for _, c := range []struct {
+		line   string
+		goFile bool
+		want   []string // the literals the query quotes
+	}{
+		{`return fmt.Errorf("could not find alias %q", name)`, true, []string{"could not find alias %q"}},
+		{"return fmt.Errorf(`could not find alias %q`, name)", true, []string{"could not find alias %q"}},
+		{`msg := "could not find alias \"base_url\""`, true, []string{`could not find alias "base_url"`}},
+		{`fmt.Errorf("could not find alias %q at %d%%", a, b)`, true, nil}, // %% is text: "at 10%%" is not in the query
+		{`fmt.Errorf("could not find type %q", name)`, true, nil},
+		{`fmt.Sprintf("%s %s", a, b)`, true, nil}, // no prose
+		{`errors.New("alias")`, true, nil},        // too short
+		{`raise KeyError('could not find alias "{}"'.format(n))`, false, []string{`could not find alias "{}"`}},
+		{`log("line {n} of {root}")`, false, nil}, // too few letters
+		{`log("line %d of {root}, could not")`, false, nil},
+	} {
+		var got []string
+		for _, lit := range literals(c.line, c.goFile) {
+			if _, ok := r.quotes(lit, c.goFile); ok {
+				got = append(got, lit)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: quoted %q, want %q", c.line, got, c.want)
+		}
+	}
+}

@@ -453,3 +453,33 @@ func TestSymbolScoresAreTheSameEveryTime(t *testing.T) {
 		}
 	}
 }
+
+// TestIssueTestsLeaveTheCodeItsRoom: thirty tests in three files share every
+// word of a report, and would fill the pack before the room left over reaches the
+// function the fix goes in (adjust, three calls below the function the
+// report names, in a big file of look-alikes); a report's tests take a
+// tenth of the code budget until the code has had its turn, so adjust is
+// shown, and so is a test to model the reproducing test on.
+func TestIssueTestsLeaveTheCodeItsRoom(t *testing.T) {
+	files := map[string]string{
+		"go.mod":        "module example.com/calc\n",
+		"calc/round.go": "package calc\n\n// Round rounds an amount.\nfunc Round(n int) int {\n\treturn middle(n)\n}\n\nfunc middle(n int) int {\n\treturn deeper(n)\n}\n\nfunc deeper(n int) int {\n\treturn adjust(n)\n}\n",
+	}
+	code := lookAlikes("calc", "step", "// adjust returns n.\nfunc adjust(n int) int {\n\treturn n\n}\n")
+	files["calc/calc.go"] = code
+	for f := range 3 {
+		var tests strings.Builder
+		tests.WriteString("package calc\n\nimport \"testing\"\n\n")
+		for k := range 10 {
+			fmt.Fprintf(&tests, "func TestRoundNegative%d_%d(t *testing.T) {\n\t// a negative amount rounds down\n\tif got := Round(-%d); got != -%d {\n\t\tt.Errorf(\"negative amount %%d rounds to %%d, want down\", -%d, got)\n\t}\n}\n\n", f, k, k, k+1, k)
+		}
+		files[fmt.Sprintf("calc/round%d_test.go", f)] = tests.String()
+	}
+	repo := newRepo(t, files)
+	issue := "Negative amounts do not round down\n\n`calc.Round(-3)` returns -3. A negative amount should round down, but a negative amount is returned as it is.\n"
+	p := build(t, repo, issue, 2500)
+	mustPackFunc(t, p, "calc/calc.go", code, "adjust")
+	if !slices.ContainsFunc(paths(p), isTestFile) {
+		t.Errorf("no test is shown to model the reproducing test on: %v", paths(p))
+	}
+}

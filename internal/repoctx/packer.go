@@ -50,6 +50,10 @@ const (
 	minFocusReach = 0.3
 	// contextLines surround a focused part of a big definition.
 	contextLines = 8
+	// issueTestShare is the most of the code budget a report's tests
+	// may take before the code has had its turn: an example or two for
+	// the reproducing test, not the room of the code its words match.
+	issueTestShare = 0.1
 	// issueDocShare is how much the parts of a test or documentation
 	// file count in an issue query, against code's (see issueDiscount).
 	issueDocShare = 0.5
@@ -138,6 +142,10 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 	unit := int(focusedShare * float64(codeBudget))
 	packed := 0
 	capped := false // the passes after the first keep to share
+	// For a report, tests take at most testRoom until the code's turn is
+	// over (see issueTestShare).
+	limitTests := len(r.q.tests) == 0
+	testRoom := int(issueTestShare * float64(codeBudget))
 	add := func(k int, f *chosen, cs []Chunk) bool {
 		if len(f.chunks) == 0 && packed == maxPackedFiles {
 			return false
@@ -148,18 +156,22 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 		}
 		try := mergeChunks(append(append([]Chunk(nil), f.chunks...), cs...))
 		cost := r.cost(f.i, o, try)
-		if cost-f.tokens > left || capped && cost > share(k) {
+		test := limitTests && isTestFile(r.ix.paths[f.i])
+		if cost-f.tokens > left || capped && cost > share(k) || test && cost-f.tokens > testRoom {
 			return false
 		}
 		// When the rest of the file costs little more, the whole file
 		// (not in a failing-test query's test file: see failingTestFile).
 		if whole := []Chunk{span(1, len(o.lines))}; !r.failingTestFile(f.i) && (len(try) != 1 || try[0].StartLine != 1 || try[0].EndLine != len(o.lines)) {
-			if wc := r.cost(f.i, o, whole); wc-cost <= max(int(restShare*float64(codeBudget)), cost/4) && wc-f.tokens <= left && (!capped || wc <= share(k)) {
+			if wc := r.cost(f.i, o, whole); wc-cost <= max(int(restShare*float64(codeBudget)), cost/4) && wc-f.tokens <= left && (!capped || wc <= share(k)) && (!test || wc-f.tokens <= testRoom) {
 				try, cost = whole, wc
 			}
 		}
 		if len(f.chunks) == 0 {
 			packed++
+		}
+		if test {
+			testRoom -= cost - f.tokens
 		}
 		left -= cost - f.tokens
 		f.chunks, f.tokens = try, cost
@@ -211,6 +223,17 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 	capped = false
 	if left >= 40 {
 		files = r.fillCallees(files, add)
+	}
+	// The tests of a report's code, with what is left.
+	if limitTests {
+		limitTests = false
+		for k, f := range files {
+			if o := r.outlineOf(f.i); o != nil && isTestFile(r.ix.paths[f.i]) && left >= 40 {
+				for _, c := range r.candidates(f.i, o, false, unit) {
+					add(k, f, []Chunk{c.c})
+				}
+			}
+		}
 	}
 	for _, f := range docs {
 		if left < 40 {

@@ -55,6 +55,9 @@ func (r *Ranking) messages() {
 		}
 		goFile := path.Ext(p) == ".go"
 		for n, line := range strings.Split(string(src), "\n") {
+			if !strings.ContainsAny(line, "\"`'") {
+				continue // most lines: no literal, no regexp
+			}
 			for _, lit := range literals(line, goFile) {
 				if fixed, ok := r.quotes(lit, goFile); ok {
 					all = append(all, found{i, n + 1, lit, fixed})
@@ -121,6 +124,9 @@ func literals(line string, goFile bool) []string {
 // placeholders matching anything on one line, and how long lit's text is
 // without them. A literal with little prose is no message.
 func (r *Ranking) quotes(lit string, goFile bool) (int, bool) {
+	if len(lit) < minMessagePart || !strings.Contains(lit, " ") {
+		return 0, false
+	}
 	re := rePlaceholder
 	if goFile {
 		re = reVerb

@@ -230,6 +230,9 @@ func (r *Ranking) follow(into reach, module string, seen map[string]bool, queue 
 		}
 		seen[key] = true
 		for _, j := range r.defsIn(c.dir)[c.name] {
+			if path.Ext(r.ix.paths[j]) != ".go" {
+				continue // a Go call: a README's snippet defines nothing
+			}
 			code := !isTestFile(r.ix.paths[j])
 			ss := r.symbolsNamed(j, c.name)
 			w := c.weight * math.Pow(edgeDecay, float64(c.depth))

@@ -1,6 +1,7 @@
 package repoctx
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -330,6 +331,29 @@ func TestBuildPacksDocumentationLast(t *testing.T) {
 		if ps := paths(p); len(ps) == 0 || ps[len(ps)-1] != "README.md" {
 			t.Errorf("the README is not packed last for %q: %v", query[:20], ps)
 		}
+	}
+}
+
+// TestEdgesResolveGoCallsToGoDefinitions: a README beside the code shows
+// a Go snippet defining middle and deeper, as the code does; the failing
+// test's calls reach the code's definitions, never the README's.
+func TestEdgesResolveGoCallsToGoDefinitions(t *testing.T) {
+	readme := "# calc\n\n```go\nfunc middle(values []int, total int) int {\n\treturn deeper(total)\n}\n\nfunc deeper(total int) int {\n\treturn total\n}\n```\n"
+	repo, _, failing := fourCallsDown(t, map[string]string{"calc/README.md": readme})
+	ix, err := Open(context.Background(), repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ix.Rank(context.Background(), failing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached := map[string]int{}
+	for i, m := range r.reached {
+		reached[r.ix.paths[i]] = len(m)
+	}
+	if reached["calc/README.md"] > 0 || reached["calc/calc.go"] == 0 {
+		t.Errorf("definitions reached per file = %v, want calc/calc.go's and none of calc/README.md", reached)
 	}
 }
 

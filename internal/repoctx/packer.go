@@ -318,7 +318,7 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 			}
 			seen[c.dir+":"+c.name] = true
 			for _, j := range r.defsIn(c.dir)[c.name] {
-				if isTestFile(r.ix.paths[j]) {
+				if isTestFile(r.ix.paths[j]) || path.Ext(r.ix.paths[j]) != ".go" {
 					continue
 				}
 				for _, s := range r.symbolsNamed(j, c.name) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -88,6 +89,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 				}
 			}
 			r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, subject)
+			r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, r.registered(i, s, dir))
 			r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, calls(dir, module, s, 0, 1))
 		}
 	}
@@ -458,3 +460,45 @@ func (r *Ranking) symbolsNamed(i int, name string) []symbol {
 	}
 	return out
 }
+
+// registered are the functions a registry of the test's package maps the
+// test's string literals to: a test of Var(v, "url") reaches isURL
+// through `"url": isURL,` in a map literal, a call no name shows.
+func (r *Ranking) registered(i int, s symbol, dir string) []call {
+	o := r.outlineOf(i)
+	if o == nil {
+		return nil
+	}
+	keys := map[string]bool{}
+	for l := s.start; l <= s.end && l <= len(o.lines); l++ {
+		for _, m := range reKeyLiteral.FindAllStringSubmatch(o.lines[l-1], -1) {
+			keys[m[1]] = true
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	var out []call
+	seen := map[string]bool{}
+	for _, f := range r.dirFiles(dir) {
+		p := r.ix.paths[f.i]
+		if isTestFile(p) || path.Ext(p) != ".go" {
+			continue
+		}
+		for _, m := range reRegistryEntry.FindAllSubmatch(f.src, -1) {
+			if name := string(m[2]); keys[string(m[1])] && !seen[name] {
+				seen[name] = true
+				out = append(out, call{dir, name, 0, 1})
+			}
+		}
+	}
+	return out
+}
+
+var (
+	// reKeyLiteral is a short string literal that could name a registry
+	// entry: a tag, a command, a format.
+	reKeyLiteral = regexp.MustCompile(`"([A-Za-z_][\w\-.]{0,30})"`)
+	// reRegistryEntry is a map literal's entry from a string to a name.
+	reRegistryEntry = regexp.MustCompile(`(?m)^\s*"([A-Za-z_][\w\-.]{0,30})"\s*:\s*([A-Za-z_]\w*)\s*,`)
+)

@@ -357,6 +357,31 @@ func TestEdgesResolveGoCallsToGoDefinitions(t *testing.T) {
 	}
 }
 
+// TestBuildFollowsTheTestsStringsThroughARegistry: the failing test
+// calls Var(s, "url"), and Var finds the check in a map from tag to
+// function, so no call names isURL; the map's entry `"url": isURL,` is the
+// edge, and isURL (the fix, among look-alike checks) is packed.
+func TestBuildFollowsTheTestsStringsThroughARegistry(t *testing.T) {
+	var checks strings.Builder
+	checks.WriteString("package check\n\nvar registry = map[string]func(string) bool{\n")
+	for k := range 40 {
+		fmt.Fprintf(&checks, "\t\"tag%d\": isTag%d,\n", k, k)
+	}
+	checks.WriteString("\t\"url\": isURL,\n}\n\n")
+	for k := range 40 {
+		fmt.Fprintf(&checks, "// isTag%d reports whether s is a tag%d value.\nfunc isTag%d(s string) bool {\n\treturn len(s) > %d\n}\n\n", k, k, k, k)
+	}
+	checks.WriteString("func isURL(s string) bool {\n\treturn len(s) > 100 // the bug\n}\n")
+	repo := newRepo(t, map[string]string{
+		"go.mod":              "module example.com/check\n",
+		"check/checks.go":     checks.String(),
+		"check/check.go":      "package check\n\n// Var checks s against the check tag names.\nfunc Var(s, tag string) bool {\n\treturn registry[tag](s)\n}\n",
+		"check/check_test.go": "package check\n\nimport \"testing\"\n\nfunc TestLinks(t *testing.T) {\n\tfor i, s := range []string{\"https://a.example\"} {\n\t\tif !Var(s, \"url\") {\n\t\t\tt.Fatalf(\"Index: %d failed\", i)\n\t\t}\n\t}\n}\n",
+	})
+	failing := "--- FAIL: TestLinks (0.00s)\n    check_test.go:8: Index: 0 failed\nFAIL\nFAIL\texample.com/check\t0.002s\n"
+	mustPackFunc(t, build(t, repo, failing, 1500), "check/checks.go", checks.String(), "isURL")
+}
+
 // TestBuildPacksTextFilesLastForAnIssue: an API dump (api.txt, as
 // urfave/cli's godoc-current.txt) shares every word of a report and
 // outranks the code; for a report it is packed with the documentation,

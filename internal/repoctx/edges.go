@@ -469,26 +469,28 @@ func (r *Ranking) registered(i int, s symbol, dir string) []call {
 	if o == nil {
 		return nil
 	}
-	keys := map[string]bool{}
-	for l := s.start; l <= s.end && l <= len(o.lines); l++ {
-		for _, m := range reKeyLiteral.FindAllStringSubmatch(o.lines[l-1], -1) {
-			keys[m[1]] = true
+	reg, ok := r.registries[dir]
+	if !ok {
+		reg = map[string][]string{}
+		for _, f := range r.dirFiles(dir) {
+			if p := r.ix.paths[f.i]; isTestFile(p) || path.Ext(p) != ".go" {
+				continue
+			}
+			for _, m := range reRegistryEntry.FindAllSubmatch(f.src, -1) {
+				reg[string(m[1])] = append(reg[string(m[1])], string(m[2]))
+			}
 		}
-	}
-	if len(keys) == 0 {
-		return nil
+		r.registries[dir] = reg
 	}
 	var out []call
 	seen := map[string]bool{}
-	for _, f := range r.dirFiles(dir) {
-		p := r.ix.paths[f.i]
-		if isTestFile(p) || path.Ext(p) != ".go" {
-			continue
-		}
-		for _, m := range reRegistryEntry.FindAllSubmatch(f.src, -1) {
-			if name := string(m[2]); keys[string(m[1])] && !seen[name] {
-				seen[name] = true
-				out = append(out, call{dir, name, 0, 1})
+	for l := s.start; l <= s.end && l <= len(o.lines); l++ {
+		for _, m := range reKeyLiteral.FindAllStringSubmatch(o.lines[l-1], -1) {
+			for _, name := range reg[m[1]] {
+				if !seen[name] {
+					seen[name] = true
+					out = append(out, call{dir, name, 0, 1})
+				}
 			}
 		}
 	}

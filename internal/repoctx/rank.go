@@ -38,6 +38,9 @@ type Ranking struct {
 	reached reach
 	// dirDefs caches defsIn, per directory.
 	dirDefs map[string]map[string][]int
+	// registries caches registered: per directory, the names its map
+	// literals' entries give each string key.
+	registries map[string]map[string][]string
 }
 
 type fileLine struct {
@@ -59,7 +62,7 @@ func (ix *Index) Rank(ctx context.Context, text string) (*Ranking, error) {
 	}
 	r := &Ranking{ix: ix, q: q, m: m, scans: scans, score: make([]float64, len(scans)),
 		focus: map[int][]int{}, reached: reach{}, outline: map[int]*outline{},
-		dirDefs: map[string]map[string][]int{}}
+		dirDefs: map[string]map[string][]int{}, registries: map[string]map[string][]string{}}
 	for i := range scans {
 		if scans[i].skip == indexed {
 			r.indexed++

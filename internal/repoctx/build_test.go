@@ -145,6 +145,20 @@ func newRepo(t *testing.T, files map[string]string) string {
 	return dir
 }
 
+// rank opens repo and ranks its files against query.
+func rank(t *testing.T, repo, query string) *Ranking {
+	t.Helper()
+	ix, err := Open(context.Background(), repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ix.Rank(context.Background(), query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 func build(t *testing.T, repo, query string, budget int) *Pack {
 	t.Helper()
 	p, err := Build(context.Background(), repo, query, Options{Budget: budget})
@@ -385,14 +399,7 @@ func TestIssuePartsPreferCodeToTestsAndDocs(t *testing.T) {
 		"calc/calc_test.go": tests.String(),
 	})
 	issue := "Negative totals do not round down\n\n`calc.Round(-3)` returns -3. A negative total should round down, as the README says negative totals round down, but a negative total is returned as it is.\n"
-	ix, err := Open(context.Background(), repo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := ix.Rank(context.Background(), issue)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := rank(t, repo, issue)
 	var files []*chosen
 	for _, i := range r.order {
 		files = append(files, &chosen{i: i})
@@ -436,14 +443,7 @@ func TestSymbolScoresAreTheSameEveryTime(t *testing.T) {
 		"conv_test.go": tests.String(),
 		"numbers.go":   other.String(),
 	})
-	ix, err := Open(context.Background(), repo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := ix.Rank(context.Background(), "--- FAIL: TestToUint64E (0.00s)\n    conv_test.go:12: error: overflow, errmsg: isNil number\n        stack: runNumberTest qt.Assert\nFAIL\n")
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := rank(t, repo, "--- FAIL: TestToUint64E (0.00s)\n    conv_test.go:12: error: overflow, errmsg: isNil number\n        stack: runNumberTest qt.Assert\nFAIL\n")
 	i := slices.Index(r.ix.paths, "conv_test.go")
 	o := r.outlineOf(i)
 	want := r.fileOutline(i, o)

@@ -1,7 +1,6 @@
 package repoctx
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -223,16 +222,7 @@ func mustPackFunc(t *testing.T, p *Pack, file, src, name string) {
 // names. The first pass shows its head; the second, with room left, shows
 // it whole, wherever the bug is.
 func TestBuildShowsABigReachedFunctionWholeWhenThereIsRoom(t *testing.T) {
-	var body strings.Builder
-	body.WriteString("package calc\n\n// decode reads a record.\nfunc decode(b []byte) int {\n\tn := 0\n\tswitch {\n")
-	for k := range 40 {
-		if k == 20 {
-			body.WriteString("\tcase len(b) == 0:\n\t\tn = -1\n")
-		}
-		fmt.Fprintf(&body, "\tcase len(b) > %d && b[%d] == 'x':\n\t\tn += int(b[%d]) * %d\n", k+1, k, k, k+3)
-	}
-	body.WriteString("\t}\n\treturn n\n}\n")
-	code := lookAlikes("calc", "step", body.String()[len("package calc\n\n"):])
+	code := lookAlikes("calc", "step", bigDecode(40, "n = -1"))
 	repo := newRepo(t, map[string]string{
 		"go.mod":            "module example.com/calc\n",
 		"calc/decode.go":    code,
@@ -245,6 +235,21 @@ func TestBuildShowsABigReachedFunctionWholeWhenThereIsRoom(t *testing.T) {
 	if f := fileOf(p, "calc/decode.go"); f == nil || !covers(f, from, to) {
 		t.Fatalf("decode (calc/decode.go:%d-%d, its bug at line %d) is not shown whole; files %v, calc/decode.go %+v", from, to, lineOf(code, "n = -1"), paths(p), fileOf(p, "calc/decode.go"))
 	}
+}
+
+// bigDecode is a function decode of a switch with cases look-alike cases
+// and, halfway down, the case of an empty record, doing stmt.
+func bigDecode(cases int, stmt string) string {
+	var b strings.Builder
+	b.WriteString("// decode reads a record.\nfunc decode(b []byte) int {\n\tn := 0\n\tswitch {\n")
+	for k := range cases {
+		if k == cases/2 {
+			fmt.Fprintf(&b, "\tcase len(b) == 0:\n\t\t%s\n", stmt)
+		}
+		fmt.Fprintf(&b, "\tcase len(b) > %d && b[%d] == 'x':\n\t\tn += int(b[%d]) * %d\n", k+1, k, k, k+3)
+	}
+	b.WriteString("\t}\n\treturn n\n}\n")
+	return b.String()
 }
 
 // TestBuildFocusesTheHelperTheNamedFunctionsShare: a report names two
@@ -286,26 +291,18 @@ func TestBuildSpendsLeftoverRoomOnCalleesPastTheEdges(t *testing.T) {
 // with room left its callees are followed as a shown function's are, and
 // fixup is shown.
 func TestBuildSpendsLeftoverRoomOnCalleesOfAPartlyShownFunction(t *testing.T) {
-	var decode strings.Builder
-	decode.WriteString("package calc\n\n// decode reads a record.\nfunc decode(b []byte) int {\n\tn := 0\n\tswitch {\n")
-	for k := range 120 {
-		if k == 60 {
-			decode.WriteString("\tcase len(b) == 0:\n\t\tn = fixup(n)\n")
-		}
-		fmt.Fprintf(&decode, "\tcase len(b) > %d && b[%d] == 'x':\n\t\tn += int(b[%d]) * %d\n", k+1, k, k, k+3)
-	}
-	decode.WriteString("\t}\n\treturn n\n}\n")
+	decode := "package calc\n\n" + bigDecode(120, "n = fixup(n)")
 	big := lookAlikes("calc", "step", "// fixup corrects a short record.\nfunc fixup(n int) int {\n\treturn n - 1 // the bug\n}\n")
 	repo := newRepo(t, map[string]string{
 		"go.mod":            "module example.com/calc\n",
 		"calc/big.go":       big,
-		"calc/decode.go":    decode.String(),
+		"calc/decode.go":    decode,
 		"calc/calc.go":      "package calc\n\n// Parse parses a record.\nfunc Parse(b []byte) int {\n\treturn middle(b)\n}\n\nfunc middle(b []byte) int {\n\treturn decode(b)\n}\n",
 		"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestParseEmpty(t *testing.T) {\n\tif got := Parse(nil); got != 0 {\n\t\tt.Errorf(\"Parse(nil) = %d, want 0\", got)\n\t}\n}\n",
 	})
 	failing := "--- FAIL: TestParseEmpty (0.00s)\n    calc_test.go:7: Parse(nil) = -1, want 0\nFAIL\nFAIL\texample.com/calc\t0.002s\n"
 	p := build(t, repo, failing, 4096)
-	if f := fileOf(p, "calc/decode.go"); f == nil || covers(f, 4, strings.Count(decode.String(), "\n")) {
+	if f := fileOf(p, "calc/decode.go"); f == nil || covers(f, 4, strings.Count(decode, "\n")) {
 		t.Fatalf("decode should be shown in part (its head), not whole nor left out: calc/decode.go %+v", f)
 	}
 	mustPackFunc(t, p, "calc/big.go", big, "fixup")
@@ -340,14 +337,7 @@ func TestBuildPacksDocumentationLast(t *testing.T) {
 func TestEdgesResolveGoCallsToGoDefinitions(t *testing.T) {
 	readme := "# calc\n\n```go\nfunc middle(values []int, total int) int {\n\treturn deeper(total)\n}\n\nfunc deeper(total int) int {\n\treturn total\n}\n```\n"
 	repo, _, failing := fourCallsDown(t, map[string]string{"calc/README.md": readme})
-	ix, err := Open(context.Background(), repo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := ix.Rank(context.Background(), failing)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := rank(t, repo, failing)
 	reached := map[string]int{}
 	for i, m := range r.reached {
 		reached[r.ix.paths[i]] = len(m)

@@ -99,6 +99,8 @@ var (
 	// text).
 	reVerb        = regexp.MustCompile(`%[-+# 0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[vTtbcdoOqxXUeEfFgGsp]`)
 	rePlaceholder = regexp.MustCompile(reVerb.String() + `|\$?\{[^{}]*\}`)
+	// unescape undoes the common escapes of a literal that is not Go's.
+	unescape = strings.NewReplacer(`\"`, `"`, `\'`, `'`, `\\`, `\`, `\n`, "\n", `\t`, "\t")
 )
 
 // literals are the texts of line's string literals, unquoted.
@@ -115,7 +117,7 @@ func literals(line string, goFile bool) []string {
 			}
 			continue
 		}
-		out = append(out, strings.NewReplacer(`\"`, `"`, `\'`, `'`, `\\`, `\`, `\n`, "\n", `\t`, "\t").Replace(q[1:len(q)-1]))
+		out = append(out, unescape.Replace(q[1:len(q)-1]))
 	}
 	return out
 }
@@ -131,7 +133,11 @@ func (r *Ranking) quotes(lit string, goFile bool) (int, bool) {
 	if goFile {
 		re = reVerb
 	}
-	parts := re.Split(lit, -1)
+	// %% is printed as %, and is no verb: kept out of the split.
+	parts := re.Split(strings.ReplaceAll(lit, "%%", "\x00"), -1)
+	for k, p := range parts {
+		parts[k] = strings.ReplaceAll(p, "\x00", "%")
+	}
 	letters, longest := 0, ""
 	for _, p := range parts {
 		for _, c := range p {

@@ -1,7 +1,6 @@
 package repoctx
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -78,14 +77,7 @@ func TestMessagesThatPointNowhere(t *testing.T) {
 			name:              src,
 			"tool/resolve.py": "def resolve(name):\n    raise KeyError(\"could not find alias {}\".format(name))\n",
 		})
-		ix, err := Open(context.Background(), repo)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := ix.Rank(context.Background(), query)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := rank(t, repo, query)
 		focus := map[string][]int{}
 		for i, ls := range r.focus {
 			focus[r.ix.paths[i]] = ls
@@ -109,7 +101,8 @@ func TestLiteralsAndQuotes(t *testing.T) {
 		{`return fmt.Errorf("could not find alias %q", name)`, true, []string{"could not find alias %q"}},
 		{"return fmt.Errorf(`could not find alias %q`, name)", true, []string{"could not find alias %q"}},
 		{`msg := "could not find alias \"base_url\""`, true, []string{`could not find alias "base_url"`}},
-		{`fmt.Errorf("could not find alias %q at %d%%", a, b)`, true, nil}, // %% is text: "at 10%%" is not in the query
+		{`fmt.Errorf("could not find alias %q at %d%%", a, b)`, true, []string{"could not find alias %q at %d%%"}}, // %% prints %
+		{`fmt.Errorf("could not find alias %q at %%d", a)`, true, nil},                                             // prints "at %d
 		{`fmt.Errorf("could not find type %q", name)`, true, nil},
 		{`fmt.Sprintf("%s %s", a, b)`, true, nil}, // no prose
 		{`errors.New("alias")`, true, nil},        // too short

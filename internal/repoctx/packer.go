@@ -124,7 +124,7 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 		if rank == maxTried || r.score[i] < minRelScore*top {
 			break
 		}
-		if p := r.ix.paths[i]; isDoc(p) || len(r.q.tests) == 0 && strings.EqualFold(path.Ext(p), ".txt") {
+		if p := r.ix.paths[i]; isDoc(p) || len(r.q.tests) == 0 && isText(p) {
 			docs = append(docs, &chosen{i: i})
 			continue
 		}
@@ -265,6 +265,10 @@ func isDoc(p string) bool {
 	return false
 }
 
+// isText reports whether p is a plain text file: prose or data, which a
+// report's words match more than the code does.
+func isText(p string) bool { return strings.EqualFold(path.Ext(p), ".txt") }
+
 // fillLevels is how many calls past what is shown the leftover room may
 // follow.
 const fillLevels = 3
@@ -274,9 +278,10 @@ const fillLevels = 3
 // package, or pkg.F() into the module's others), a level of calls at a
 // time, fillLevels deep: where the edges stopped (edgeDepth, edgeNodes)
 // the fix may be one call further. A function too big to show whole whose
-// head is shown counts as shown: its callees are as likely the place. It runs last, so it takes room from
-// nothing else. add packs a chunk of files[k]; files the callees are in
-// that are not among files are appended to it.
+// head is shown counts as shown: its callees are as likely the place. It
+// runs after the other parts, so it takes room from none of them. add
+// packs a chunk of files[k]; files the callees are in that are not among
+// files are appended to it.
 func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []Chunk) bool) []*chosen {
 	index := map[int]int{} // file -> its position in files
 	for k, f := range files {
@@ -436,7 +441,7 @@ func (r *Ranking) candidates(i int, o *outline, narrow bool, unit int) []cand {
 		// A big definition: its head, then the lines the query points at.
 		cs = append(cs, cand{span(s.start, min(s.decl+2, s.end)), sc})
 		if !narrow && size <= bigFocused && !isTestFile(r.ix.paths[i]) && r.focused(i, s) {
-			// Whole, after its head and windows (sc*0.9).
+			// Whole, after its head (sc) and windows (sc*0.9).
 			cs = append(cs, cand{span(s.start, s.end), sc * 0.5})
 		}
 		for _, l := range r.focus[i] {
@@ -535,7 +540,7 @@ func span(lo, hi int) Chunk { return Chunk{StartLine: lo, EndLine: hi} }
 // (Documentation is packed last anyway; see isDoc.)
 func (r *Ranking) issueDiscount(i int) float64 {
 	p := r.ix.paths[i]
-	if len(r.q.tests) == 0 && (isTestFile(p) || isDoc(p) || strings.EqualFold(path.Ext(p), ".txt")) {
+	if len(r.q.tests) == 0 && (isTestFile(p) || isDoc(p) || isText(p)) {
 		return issueDocShare
 	}
 	return 1

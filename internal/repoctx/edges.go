@@ -37,6 +37,9 @@ const (
 	// reach a definition for it to be a focus: a report of one fault in
 	// several calls (ToBoolE, ToStringE) points at the helper they share.
 	sharedAPIStarts = 2
+	// registeredWeight is the weight with which a report's word that a
+	// registry maps to a function reaches it: as a focus.
+	registeredWeight = 0.5
 )
 
 // call is a name to resolve in a package's definitions and follow.
@@ -135,7 +138,9 @@ func (r *Ranking) testEdges(bonus []float64) {
 // at least medium strength (quoted, pkg.Func, a call), when few files
 // define the name (a name defined everywhere says nothing). A definition
 // reached from one name counts at apiWeight and is no focus; one reached
-// from sharedAPIStarts names or more is a focus, weighed by the sum.
+// from sharedAPIStarts names or more is a focus, weighed by the sum. A
+// word of the issue that a registry maps to a function names that
+// function too (see registry).
 func (r *Ranking) apiEdges(module string) {
 	names := make([]string, 0, len(r.q.symbols))
 	for s, st := range r.q.symbols {
@@ -152,6 +157,31 @@ func (r *Ranking) apiEdges(module string) {
 		starts    int
 	}
 	shared := map[fileLine]*reached{}
+	// The packages of the functions it names, and the module's root
+	// package: their registries may map its words to functions.
+	dirs := []string{"."}
+	// follow follows the callees of the functions called name in files.
+	follow := func(own reach, name string, files []int) {
+		for _, i := range files {
+			dir := path.Dir(r.ix.paths[i])
+			for _, s := range r.symbolsNamed(i, name) {
+				r.follow(own, module, map[string]bool{dir + ":" + name: true}, calls(dir, module, s, 1, apiWeight))
+			}
+		}
+	}
+	add := func(own reach) {
+		for i, m := range own {
+			for line, w := range m {
+				k := fileLine{int32(i), int32(line)}
+				if shared[k] == nil {
+					shared[k] = &reached{}
+				}
+				shared[k].best = max(shared[k].best, w)
+				shared[k].sum += w
+				shared[k].starts++
+			}
+		}
+	}
 	for _, name := range names {
 		own := reach{}
 		var files []int
@@ -165,20 +195,38 @@ func (r *Ranking) apiEdges(module string) {
 			continue
 		}
 		for _, i := range files {
-			dir := path.Dir(r.ix.paths[i])
-			for _, s := range r.symbolsNamed(i, name) {
-				r.follow(own, module, map[string]bool{dir + ":" + name: true}, calls(dir, module, s, 1, apiWeight))
+			if d := path.Dir(r.ix.paths[i]); !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
 			}
 		}
-		for i, m := range own {
-			for line, w := range m {
-				k := fileLine{int32(i), int32(line)}
-				if shared[k] == nil {
-					shared[k] = &reached{}
+		follow(own, name, files)
+		add(own)
+	}
+	// A code word of the report that a registry of those packages maps
+	// to a function (`excluded_if` in a struct tag, `"excluded_if":
+	// excludedIf,` in a map literal) names that function: a call no
+	// name shows. It is a focus, and its callees are followed as a
+	// named function's are.
+	words := make([]string, 0, len(r.q.symbols))
+	for w := range r.q.symbols {
+		words = append(words, w)
+	}
+	sort.Strings(words)
+	for _, dir := range dirs {
+		reg := r.registry(dir)
+		for _, w := range words {
+			for _, name := range reg[w] {
+				own := reach{}
+				files := slices.DeleteFunc(slices.Clone(r.defsIn(dir)[name]), func(j int) bool {
+					return isTestFile(r.ix.paths[j]) || path.Ext(r.ix.paths[j]) != ".go"
+				})
+				for _, j := range files {
+					for _, s := range r.symbolsNamed(j, name) {
+						own.at(j, s.decl, registeredWeight)
+					}
 				}
-				shared[k].best = max(shared[k].best, w)
-				shared[k].sum += w
-				shared[k].starts++
+				follow(own, name, files)
+				add(own)
 			}
 		}
 	}
@@ -469,19 +517,7 @@ func (r *Ranking) registered(i int, s symbol, dir string) []call {
 	if o == nil {
 		return nil
 	}
-	reg, ok := r.registries[dir]
-	if !ok {
-		reg = map[string][]string{}
-		for _, f := range r.dirFiles(dir) {
-			if p := r.ix.paths[f.i]; isTestFile(p) || path.Ext(p) != ".go" {
-				continue
-			}
-			for _, m := range reRegistryEntry.FindAllSubmatch(f.src, -1) {
-				reg[string(m[1])] = append(reg[string(m[1])], string(m[2]))
-			}
-		}
-		r.registries[dir] = reg
-	}
+	reg := r.registry(dir)
 	var out []call
 	seen := map[string]bool{}
 	for l := s.start; l <= s.end && l <= len(o.lines); l++ {
@@ -495,6 +531,26 @@ func (r *Ranking) registered(i int, s symbol, dir string) []call {
 		}
 	}
 	return out
+}
+
+// registry maps the string keys of the map literals in the Go package in
+// dir (not its tests) to the names the entries give them (read once per
+// directory).
+func (r *Ranking) registry(dir string) map[string][]string {
+	reg, ok := r.registries[dir]
+	if !ok {
+		reg = map[string][]string{}
+		for _, f := range r.dirFiles(dir) {
+			if p := r.ix.paths[f.i]; isTestFile(p) || path.Ext(p) != ".go" {
+				continue
+			}
+			for _, m := range reRegistryEntry.FindAllSubmatch(f.src, -1) {
+				reg[string(m[1])] = append(reg[string(m[1])], string(m[2]))
+			}
+		}
+		r.registries[dir] = reg
+	}
+	return reg
 }
 
 var (

@@ -352,24 +352,47 @@ func TestEdgesResolveGoCallsToGoDefinitions(t *testing.T) {
 // function, so no call names isURL; the map's entry `"url": isURL,` is the
 // edge, and isURL (the fix, among look-alike checks) is packed.
 func TestBuildFollowsTheTestsStringsThroughARegistry(t *testing.T) {
-	var checks strings.Builder
-	checks.WriteString("package check\n\nvar registry = map[string]func(string) bool{\n")
-	for k := range 40 {
-		fmt.Fprintf(&checks, "\t\"tag%d\": isTag%d,\n", k, k)
-	}
-	checks.WriteString("\t\"url\": isURL,\n}\n\n")
-	for k := range 40 {
-		fmt.Fprintf(&checks, "// isTag%d reports whether s is a tag%d value.\nfunc isTag%d(s string) bool {\n\treturn len(s) > %d\n}\n\n", k, k, k, k)
-	}
-	checks.WriteString("func isURL(s string) bool {\n\treturn len(s) > 100 // the bug\n}\n")
-	repo := newRepo(t, map[string]string{
-		"go.mod":              "module example.com/check\n",
-		"check/checks.go":     checks.String(),
-		"check/check.go":      "package check\n\n// Var checks s against the check tag names.\nfunc Var(s, tag string) bool {\n\treturn registry[tag](s)\n}\n",
+	repo, checks := tagRegistry(t, "url", "", "func isURL(s string) bool {\n\treturn len(s) > 100 // the bug\n}\n", map[string]string{
 		"check/check_test.go": "package check\n\nimport \"testing\"\n\nfunc TestLinks(t *testing.T) {\n\tfor i, s := range []string{\"https://a.example\"} {\n\t\tif !Var(s, \"url\") {\n\t\t\tt.Fatalf(\"Index: %d failed\", i)\n\t\t}\n\t}\n}\n",
 	})
 	failing := "--- FAIL: TestLinks (0.00s)\n    check_test.go:8: Index: 0 failed\nFAIL\nFAIL\texample.com/check\t0.002s\n"
-	mustPackFunc(t, build(t, repo, failing, 1500), "check/checks.go", checks.String(), "isURL")
+	mustPackFunc(t, build(t, repo, failing, 1500), "check/checks.go", checks, "isURL")
+}
+
+// TestBuildFollowsAReportsWordsThroughARegistry: a report names a check
+// by its tag (url_tag), which only a map literal ties to the function
+// that checks it (isURL), and the fault is in what that calls.
+func TestBuildFollowsAReportsWordsThroughARegistry(t *testing.T) {
+	repo, checks := tagRegistry(t, "url_tag", "func isURL(s string) bool {\n\treturn hostPart(s) != \"\"\n}\n\n",
+		"func hostPart(s string) string {\n\treturn s[:0] // the bug\n}\n", nil)
+	issue := "url_tag rejects every valid value\n\n`check.Var(\"https://a.example\", \"url_tag\")` returns false for a valid value.\n"
+	mustPackFunc(t, build(t, repo, issue, 1200), "check/checks.go", checks, "hostPart")
+}
+
+// tagRegistry is a repository (with extra files) whose package check
+// finds a check by its tag in a map literal: 40 look-alike tags, and key
+// mapped to isURL. checks.go holds the map, first, the look-alikes' checks
+// and last; it is returned with the repository.
+func tagRegistry(t *testing.T, key, first, last string, extra map[string]string) (repo, checks string) {
+	var b strings.Builder
+	b.WriteString("package check\n\nvar registry = map[string]func(string) bool{\n")
+	for k := range 40 {
+		fmt.Fprintf(&b, "\t\"tag%d\": isTag%d,\n", k, k)
+	}
+	fmt.Fprintf(&b, "\t%q: isURL,\n}\n\n%s", key, first)
+	for k := range 40 {
+		fmt.Fprintf(&b, "// isTag%d reports whether s is a valid tag%d value.\nfunc isTag%d(s string) bool {\n\treturn len(s) > %d\n}\n\n", k, k, k, k)
+	}
+	b.WriteString(last)
+	files := map[string]string{
+		"go.mod":          "module example.com/check\n",
+		"check/checks.go": b.String(),
+		"check/check.go":  "package check\n\n// Var checks s against the check tag names.\nfunc Var(s, tag string) bool {\n\treturn registry[tag](s)\n}\n",
+	}
+	for name, src := range extra {
+		files[name] = src
+	}
+	return newRepo(t, files), b.String()
 }
 
 // TestBuildPacksTextFilesLastForAnIssue: an API dump (api.txt, as

@@ -464,6 +464,9 @@ func callNames(n ast.Node) []string {
 			name = f.Name
 		case *ast.SelectorExpr:
 			name = f.Sel.Name
+			if x, ok := f.X.(*ast.Ident); ok {
+				out = append(out, dispatch[x.Name+"."+name]...)
+			}
 		}
 		if name != "" && !goBuiltins[name] {
 			out = append(out, name)
@@ -471,6 +474,15 @@ func callNames(n ast.Node) []string {
 		return true
 	})
 	return out
+}
+
+// dispatch are the methods of their arguments that standard library
+// functions call: a test that serves its router with httptest.NewServer
+// reaches the router's ServeHTTP through no call it writes.
+var dispatch = map[string][]string{
+	"httptest.NewServer": {"ServeHTTP"}, "httptest.NewTLSServer": {"ServeHTTP"}, "httptest.NewUnstartedServer": {"ServeHTTP"},
+	"http.ListenAndServe": {"ServeHTTP"}, "http.ListenAndServeTLS": {"ServeHTTP"}, "http.Serve": {"ServeHTTP"},
+	"http.ServeTLS": {"ServeHTTP"}, "http.Handle": {"ServeHTTP"},
 }
 
 // identsIn are the plain identifiers n uses.

@@ -369,6 +369,26 @@ func TestBuildFollowsAReportsWordsThroughARegistry(t *testing.T) {
 	mustPackFunc(t, build(t, repo, issue, 1200), "check/checks.go", checks, "hostPart")
 }
 
+// TestBuildFollowsATestsServerToItsHandler: a test that serves a router
+// with httptest.NewServer reaches the router's ServeHTTP through the
+// standard library, and the fault is two calls below it.
+func TestBuildFollowsATestsServerToItsHandler(t *testing.T) {
+	big := lookAlikes("web", "step", "// match finds the route of p.\nfunc match(routes map[string]string, p string) string {\n\treturn routes[p] // the bug\n}\n")
+	repo := newRepo(t, map[string]string{
+		"go.mod":     "module example.com/web\n",
+		"web/big.go": big,
+		"web/router.go": "package web\n\nimport (\n\t\"fmt\"\n\t\"net/http\"\n)\n\n// Router routes requests.\ntype Router struct{ routes map[string]string }\n\n" +
+			"// New is a router.\nfunc New() *Router { return &Router{routes: map[string]string{\"a\": \"home\"}} }\n\n" +
+			"func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {\n\tfmt.Fprint(w, r.lookup(req.URL.Path))\n}\n\n" +
+			"func (r *Router) lookup(p string) string {\n\treturn match(r.routes, p)\n}\n",
+		"web/router_test.go": "package web\n\nimport (\n\t\"io\"\n\t\"net/http\"\n\t\"net/http/httptest\"\n\t\"testing\"\n)\n\n" +
+			"func TestServe(t *testing.T) {\n\tts := httptest.NewServer(New())\n\tdefer ts.Close()\n\tresp, err := http.Get(ts.URL + \"/a\")\n\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n\tb, _ := io.ReadAll(resp.Body)\n" +
+			"\tif string(b) != \"home\" {\n\t\tt.Errorf(\"body = %q, want %q\", b, \"home\")\n\t}\n}\n",
+	})
+	failing := "--- FAIL: TestServe (0.00s)\n    router_test.go:19: body = \"\", want \"home\"\nFAIL\nFAIL\texample.com/web\t0.002s\n"
+	mustPackFunc(t, build(t, repo, failing, 1500), "web/big.go", big, "match")
+}
+
 // tagRegistry is a repository (with extra files) whose package check
 // finds a check by its tag in a map literal: 40 look-alike tags, and key
 // mapped to isURL. checks.go holds the map, first, the look-alikes' checks

@@ -94,6 +94,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 			r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, subject)
 			r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, r.registered(i, s, dir))
 			r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, calls(dir, module, s, 0, 1))
+			r.dispatched(module, dir, s)
 		}
 	}
 	// A panic's frames: the function holding each line named outside
@@ -303,6 +304,54 @@ func (r *Ranking) follow(into reach, module string, seen map[string]bool, queue 
 	}
 }
 
+// dispatched follows the methods of the types that test s builds (a
+// composite literal T{...} of a type of its package) that code the edges
+// reached calls by name: the test hands the value to the code, which
+// calls them through an interface (Flags: []Flag{&StringSliceFlag{...}}
+// and f.Apply(set) reach StringSliceFlag.Apply). Each is reached as a
+// callee of the test's callees is.
+func (r *Ranking) dispatched(module, dir string, s symbol) {
+	built := map[string]bool{}
+	for _, t := range s.builds {
+		built[t] = true
+	}
+	if len(built) == 0 {
+		return
+	}
+	called := map[string]bool{}
+	for i, m := range r.reached {
+		o := r.outlineOf(i)
+		if o == nil || path.Dir(r.ix.paths[i]) != dir {
+			continue
+		}
+		for _, sym := range o.syms {
+			if m[sym.decl] > 0 {
+				for _, c := range sym.callees {
+					called[c] = true
+				}
+			}
+		}
+	}
+	names := make([]string, 0, len(called))
+	for c := range called {
+		names = append(names, c)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		for _, j := range r.defsIn(dir)[name] {
+			if isTestFile(r.ix.paths[j]) || path.Ext(r.ix.paths[j]) != ".go" {
+				continue
+			}
+			for _, m := range r.symbolsNamed(j, name) {
+				if built[m.recv] && r.reached[j][m.decl] == 0 {
+					r.reached.at(j, m.decl, edgeDecay)
+					r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, calls(dir, module, m, 2, 1))
+				}
+			}
+		}
+	}
+}
+
 // calls are s's callees to follow, s being defined in dir: its plain
 // calls in dir, and its calls pkg.F() into the module's other packages
 // (module is the module path; none when not known) in theirs.
@@ -458,12 +507,8 @@ func callNames(n ast.Node) []string {
 		if !ok {
 			return true
 		}
-		var name string
-		switch f := c.Fun.(type) {
-		case *ast.Ident:
-			name = f.Name
-		case *ast.SelectorExpr:
-			name = f.Sel.Name
+		name := lastName(c.Fun)
+		if f, ok := c.Fun.(*ast.SelectorExpr); ok {
 			if x, ok := f.X.(*ast.Ident); ok {
 				out = append(out, dispatch[x.Name+"."+name]...)
 			}

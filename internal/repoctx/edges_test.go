@@ -389,6 +389,34 @@ func TestBuildFollowsATestsServerToItsHandler(t *testing.T) {
 	mustPackFunc(t, build(t, repo, failing, 1500), "web/big.go", big, "match")
 }
 
+// TestBuildFollowsATestsValuesToTheMethodsCalledOnThem: the test builds a
+// CSVFlag and hands it to the app, which calls Apply on every flag
+// through an interface three calls down; of the package's 41 Apply
+// methods, the one of the type the test built is the place.
+func TestBuildFollowsATestsValuesToTheMethodsCalledOnThem(t *testing.T) {
+	var flags strings.Builder
+	flags.WriteString("package app\n\n")
+	for k := range 41 {
+		if k == 20 {
+			flags.WriteString("// CSVFlag is a flag of comma-separated values.\ntype CSVFlag struct{ Name string }\n\n// Apply sets the flag's default.\nfunc (f *CSVFlag) Apply(set map[string]string) error {\n\tset[f.Name] = \"\" // the bug\n\treturn nil\n}\n\n")
+			continue
+		}
+		fmt.Fprintf(&flags, "// IntFlag%d is a flag of ints.\ntype IntFlag%d struct{ Name string }\n\n// Apply sets the flag's default.\nfunc (f *IntFlag%d) Apply(set map[string]string) error {\n\tset[f.Name] = \"%d\"\n\treturn nil\n}\n\n", k, k, k, k)
+	}
+	repo := newRepo(t, map[string]string{
+		"go.mod":       "module example.com/app\n",
+		"app/flags.go": flags.String(),
+		"app/app.go": "package app\n\n// Flag is a command-line flag.\ntype Flag interface{ Apply(set map[string]string) error }\n\n// App runs with its flags.\ntype App struct{ Flags []Flag }\n\n" +
+			"// Run parses args with the app's flags.\nfunc (a *App) Run(args []string) (map[string]string, error) {\n\tset := map[string]string{}\n\treturn set, a.setup(set)\n}\n\n" +
+			"func (a *App) setup(set map[string]string) error {\n\treturn applyFlags(a.Flags, set)\n}\n\n" +
+			"func applyFlags(flags []Flag, set map[string]string) error {\n\tfor _, f := range flags {\n\t\tif err := f.Apply(set); err != nil {\n\t\t\treturn err\n\t\t}\n\t}\n\treturn nil\n}\n",
+		"app/app_test.go": "package app\n\nimport \"testing\"\n\nfunc TestDefaults(t *testing.T) {\n\ta := &App{Flags: []Flag{&CSVFlag{Name: \"s\"}}}\n\tset, _ := a.Run([]string{\"-s\", \"1,2\"})\n" +
+			"\tif set[\"s\"] != \"1,2\" {\n\t\tt.Errorf(\"s = %q, want %q\", set[\"s\"], \"1,2\")\n\t}\n}\n",
+	})
+	failing := "--- FAIL: TestDefaults (0.00s)\n    app_test.go:9: s = \"\", want \"1,2\"\nFAIL\nFAIL\texample.com/app\t0.002s\n"
+	mustPackFunc(t, build(t, repo, failing, 1500), "app/flags.go", flags.String(), "(f *CSVFlag) Apply")
+}
+
 // tagRegistry is a repository (with extra files) whose package check
 // finds a check by its tag in a map literal: 40 look-alike tags, and key
 // mapped to isURL. checks.go holds the map, first, the look-alikes' checks

@@ -42,6 +42,10 @@ type symbol struct {
 	// pkgCalls are its calls pkg.F() through the file's imports: the
 	// import path and the name (Go only).
 	pkgCalls []pkgCall
+	// builds are the type names of the composite literals in its body,
+	// T{...} and pkg.T{...} (Go only): values whose methods the code it
+	// hands them to may call.
+	builds []string
 }
 
 // pkgCall is a call F of the package imported as path.
@@ -108,6 +112,9 @@ func goOutline(o *outline, name string, src []byte) bool {
 			s.sig = funcSig(fset, src, d)
 			s.callees = callees(d)
 			s.pkgCalls = pkgCalls(d, imports)
+			if d.Body != nil {
+				s.builds = builtTypes(d.Body)
+			}
 			o.syms = append(o.syms, s)
 		case *ast.GenDecl:
 			for _, spec := range d.Specs {
@@ -242,6 +249,35 @@ func callees(d *ast.FuncDecl) []string {
 		}
 	}
 	return out
+}
+
+// builtTypes are the type names of the composite literals in n, each
+// once, in order.
+func builtTypes(n ast.Node) []string {
+	var out []string
+	seen := map[string]bool{}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CompositeLit); ok {
+			if name := lastName(c.Type); name != "" && !seen[name] {
+				seen[name] = true
+				out = append(out, name)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// lastName is the name e ends with: x for x, Sel for x.Sel; "" for other
+// expressions.
+func lastName(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.SelectorExpr:
+		return e.Sel.Name
+	}
+	return ""
 }
 
 // importNames maps the names f refers to its imports by to their paths

@@ -54,11 +54,31 @@ func (r *Ranking) messages() {
 			continue
 		}
 		goFile := path.Ext(p) == ".go"
+		var raw []bool
+		if goFile && strings.Contains(string(src), "`") {
+			raw = rawLines(src)
+		}
 		for n, line := range strings.Split(string(src), "\n") {
-			if !strings.ContainsAny(line, "\"`'") {
-				continue // most lines: no literal, no regexp
+			var lits []string
+			switch {
+			case n < len(raw) && raw[n]:
+				// A line of a raw string that spans lines (a help
+				// text, a template) is a message: on its first line
+				// what follows the backquote, on its last what
+				// precedes it.
+				before, after, open := strings.Cut(line, "`")
+				switch {
+				case !open:
+					lits = []string{line}
+				case n > 0 && raw[n-1]:
+					lits = []string{before}
+				default:
+					lits = []string{after}
+				}
+			case strings.ContainsAny(line, "\"`'"):
+				lits = literals(line, goFile)
 			}
-			for _, lit := range literals(line, goFile) {
+			for _, lit := range lits { // most lines: none
 				if fixed, ok := r.quotes(lit, goFile); ok {
 					all = append(all, found{i, n + 1, lit, fixed})
 					sites[lit]++
@@ -99,6 +119,8 @@ var (
 	// text).
 	reVerb        = regexp.MustCompile(`%[-+# 0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[vTtbcdoOqxXUeEfFgGsp]`)
 	rePlaceholder = regexp.MustCompile(reVerb.String() + `|\$?\{[^{}]*\}`)
+	// reGoPlaceholder is a printf verb or a text/template action.
+	reGoPlaceholder = regexp.MustCompile(reVerb.String() + `|\{\{.*?\}\}`)
 	// unescape undoes the common escapes of a literal that is not Go's.
 	unescape = strings.NewReplacer(`\"`, `"`, `\'`, `'`, `\\`, `\`, `\n`, "\n", `\t`, "\t")
 )
@@ -122,6 +144,60 @@ func literals(line string, goFile bool) []string {
 	return out
 }
 
+// rawLines marks the lines of Go source src that are inside a raw string
+// literal spanning lines, its first and last line included (a line
+// holding a whole raw string is not marked: literals finds it). Comments
+// and interpreted strings are skipped; their backquotes open nothing.
+func rawLines(src []byte) []bool {
+	out := make([]bool, 0, 64)
+	line, start := 0, -1 // start: the line the open raw string began on
+	mark := func(from, to int) {
+		for len(out) <= to {
+			out = append(out, false)
+		}
+		for l := from; l <= to; l++ {
+			out[l] = true
+		}
+	}
+	for k := 0; k < len(src); k++ {
+		c := src[k]
+		switch {
+		case c == '\n':
+			line++
+		case start >= 0:
+			if c == '`' {
+				if line > start {
+					mark(start, line)
+				}
+				start = -1
+			}
+		case c == '`':
+			start = line
+		case c == '/' && k+1 < len(src) && src[k+1] == '/':
+			for k+1 < len(src) && src[k+1] != '\n' {
+				k++
+			}
+		case c == '/' && k+1 < len(src) && src[k+1] == '*':
+			for k += 2; k+1 < len(src) && !(src[k] == '*' && src[k+1] == '/'); k++ {
+				if src[k] == '\n' {
+					line++
+				}
+			}
+			k++
+		case c == '"' || c == '\'':
+			for k++; k < len(src) && src[k] != c && src[k] != '\n'; k++ {
+				if src[k] == '\\' {
+					k++
+				}
+			}
+			if k < len(src) && src[k] == '\n' {
+				line++
+			}
+		}
+	}
+	return out
+}
+
 // quotes reports whether the query holds the message lit, its
 // placeholders matching anything on one line, and how long lit's text is
 // without them. A literal with little prose is no message.
@@ -131,7 +207,7 @@ func (r *Ranking) quotes(lit string, goFile bool) (int, bool) {
 	}
 	re := rePlaceholder
 	if goFile {
-		re = reVerb
+		re = reGoPlaceholder
 	}
 	// %% is printed as %, and is no verb: kept out of the split.
 	parts := re.Split(strings.ReplaceAll(lit, "%%", "\x00"), -1)
@@ -151,6 +227,12 @@ func (r *Ranking) quotes(lit string, goFile bool) (int, bool) {
 	}
 	if letters < minMessageLetters || len(longest) < minMessagePart || !strings.Contains(longest, " ") || !strings.Contains(r.q.text, longest) {
 		return 0, false
+	}
+	if goFile && strings.Contains(lit, "{{") {
+		// A template's actions may print nothing or anything (an {{if}}
+		// drops text): its longest text alone must be quoted, and be
+		// long enough to be no accident.
+		return len(longest), len(longest) >= 2*minMessagePart
 	}
 	pat := make([]string, len(parts))
 	fixed := 0

@@ -109,6 +109,11 @@ func TestLiteralsAndQuotes(t *testing.T) {
 		{`raise KeyError('could not find alias "{}"'.format(n))`, false, []string{`could not find alias "{}"`}},
 		{`log("line {n} of {root}")`, false, nil}, // too few letters
 		{`log("line %d of {root}, could not")`, false, nil},
+		// A template: an {{if}} may drop text, so its longest text alone
+		// must be quoted, and at least 16 bytes long.
+		{"t := `{{if .Quiet}}warning: {{end}}could not find alias {{.Name}}{{if .Verbose}} at line {{.Line}}{{end}}`", true,
+			[]string{"{{if .Quiet}}warning: {{end}}could not find alias {{.Name}}{{if .Verbose}} at line {{.Line}}{{end}}"}},
+		{"t := `{{.Name}}: {{if .Alias}}could not{{end}} at 10%`", true, nil},
 	} {
 		var got []string
 		for _, lit := range literals(c.line, c.goFile) {
@@ -119,5 +124,55 @@ func TestLiteralsAndQuotes(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s: quoted %q, want %q", c.line, got, c.want)
 		}
+	}
+}
+
+// TestBuildShowsTheTemplateLineThatPrintsTheQuotedText: the report quotes
+// a help line that a template spanning many lines prints; its line is
+// shown, though its {{if}} drops text and no line of it has a quote.
+func TestBuildShowsTheTemplateLineThatPrintsTheQuotedText(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package help\n\n")
+	for k := range 30 {
+		fmt.Fprintf(&b, "// Help%dTemplate is the help of command %d.\nvar Help%dTemplate = `NAME:\n   {{.Name}} - command %d\n\nUSAGE:\n   {{.Name}} {{if .Flags}}command [command options %d]{{end}}{{if .Args}} [arguments %d...]{{end}}\n`\n\n", k, k, k, k, k, k)
+		if k == 15 {
+			b.WriteString("// GroupTemplate is the help of a group.\nvar GroupTemplate = `NAME:\n   {{.Name}}\n\nUSAGE:\n   {{.Name}} {{if .Flags}}command [command options]{{end}}{{if .Args}} [arguments...]{{end}}\n`\n\n")
+		}
+	}
+	code := b.String()
+	repo := newRepo(t, map[string]string{
+		"go.mod":           "module example.com/help\n",
+		"help/template.go": code,
+		"help/help.go":     "package help\n\n// Show prints the help of a command.\nfunc Show(name string) string {\n\treturn name\n}\n",
+	})
+	site := lineOf(code, "command [command options]")
+	issue := "Wrong usage line\n\nThe USAGE line of a command that has subcommands reads `base foo command [command options] [arguments...]`; expected `base foo [command options] [arguments...]`.\n"
+	p := build(t, repo, issue, 1024)
+	if f := fileOf(p, "help/template.go"); f == nil || !covers(f, site, site) {
+		t.Errorf("the template line printing the quoted text (help/template.go:%d) is not shown: %+v", site, f)
+	}
+}
+
+func TestRawLines(t *testing.T) {
+	src := "package p\n" + // 1
+		"var a = `one line`\n" + // 2: whole on its line, not marked
+		"var b = `first\n" + // 3
+		"second\n" + // 4
+		"last`\n" + // 5
+		"// a comment's ` opens nothing\n" + // 6
+		"var c = \"a string's ` opens nothing\"\n" + // 7
+		"var d = '`'\n" + // 8
+		"/* a block comment's `\n" + // 9
+		"spans lines */\n" + // 10
+		"var e = `x\n" + // 11
+		"y`\n" // 12
+	var got []int
+	for k, in := range rawLines([]byte(src)) {
+		if in {
+			got = append(got, k+1)
+		}
+	}
+	if want := []int{3, 4, 5, 11, 12}; !slices.Equal(got, want) {
+		t.Errorf("rawLines marks lines %v, want %v", got, want)
 	}
 }

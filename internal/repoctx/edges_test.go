@@ -417,6 +417,34 @@ func TestBuildFollowsATestsValuesToTheMethodsCalledOnThem(t *testing.T) {
 	mustPackFunc(t, build(t, repo, failing, 1500), "app/flags.go", flags.String(), "(f *CSVFlag) Apply")
 }
 
+// TestBuildSpendsLeftoverRoomOnTheTablesOfWhatItShows: the failing test
+// reaches Width, whose fault is in the table it looks runes up in, a
+// package variable far down a file of look-alike tables that no word of
+// the output names; the room left over shows it.
+func TestBuildSpendsLeftoverRoomOnTheTablesOfWhatItShows(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package width\n\ntype table [][2]rune\n\n// Width is the number of cells r takes.\nfunc Width(r rune) int {\n\tif inTable(r, wide) {\n\t\treturn 2\n\t}\n\treturn 1\n}\n\n" +
+		"func inTable(r rune, t table) bool {\n\tfor _, p := range t {\n\t\tif p[0] <= r && r <= p[1] {\n\t\t\treturn true\n\t\t}\n\t}\n\treturn false\n}\n\n")
+	for k := range 80 {
+		if k == 60 {
+			b.WriteString("var wide = table{\n\t{0x1100, 0x115F}, // the bug: no Hangul syllables\n}\n\n")
+		}
+		fmt.Fprintf(&b, "// script%d lists the code points of script %d.\nvar script%d = table{\n\t{%d, %d},\n\t{%d, %d},\n}\n\n", k, k, k, 1000*k, 1000*k+10, 1000*k+20, 1000*k+30)
+	}
+	code := b.String()
+	repo := newRepo(t, map[string]string{
+		"go.mod":              "module example.com/width\n",
+		"width/width.go":      code,
+		"width/width_test.go": "package width\n\nimport \"testing\"\n\nfunc TestWidth(t *testing.T) {\n\tif got := Width('\\uAC00'); got != 2 {\n\t\tt.Errorf(\"Width = %d, want 2\", got)\n\t}\n}\n",
+	})
+	failing := "--- FAIL: TestWidth (0.00s)\n    width_test.go:7: Width = 1, want 2\nFAIL\nFAIL\texample.com/width\t0.002s\n"
+	site := lineOf(code, "var wide")
+	p := build(t, repo, failing, 2000)
+	if f := fileOf(p, "width/width.go"); f == nil || !covers(f, site, site+2) {
+		t.Errorf("the table Width uses (width/width.go:%d) is not shown: %+v", site, f)
+	}
+}
+
 // tagRegistry is a repository (with extra files) whose package check
 // finds a check by its tag in a map literal: 40 look-alike tags, and key
 // mapped to isURL. checks.go holds the map, first, the look-alikes' checks

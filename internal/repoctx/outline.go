@@ -46,6 +46,9 @@ type symbol struct {
 	// T{...} and pkg.T{...} (Go only): values whose methods the code it
 	// hands them to may call.
 	builds []string
+	// vars are the file's package-level variables and constants it
+	// uses (Go only): a table or pattern the fix may be in.
+	vars []string
 }
 
 // pkgCall is a call F of the package imported as path.
@@ -104,6 +107,16 @@ func goOutline(o *outline, name string, src []byte) bool {
 		}
 	}
 	imports := importNames(f)
+	vars := map[string]bool{}
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && (g.Tok == token.VAR || g.Tok == token.CONST) {
+			for _, spec := range g.Specs {
+				for _, n := range spec.(*ast.ValueSpec).Names {
+					vars[n.Name] = true
+				}
+			}
+		}
+	}
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
@@ -113,7 +126,7 @@ func goOutline(o *outline, name string, src []byte) bool {
 			s.callees = callees(d)
 			s.pkgCalls = pkgCalls(d, imports)
 			if d.Body != nil {
-				s.builds = builtTypes(d.Body)
+				s.builds, s.vars = bodyNames(d.Body, vars)
 			}
 			o.syms = append(o.syms, s)
 		case *ast.GenDecl:
@@ -127,6 +140,10 @@ func goOutline(o *outline, name string, src []byte) bool {
 						continue
 					}
 					s = symbol{name: sp.Names[0].Name, sig: d.Tok.String() + " " + sp.Names[0].Name}
+					for _, v := range sp.Values {
+						_, used := bodyNames(v, vars)
+						s.vars = append(s.vars, used...)
+					}
 				default:
 					continue
 				}
@@ -251,21 +268,28 @@ func callees(d *ast.FuncDecl) []string {
 	return out
 }
 
-// builtTypes are the type names of the composite literals in n, each
-// once, in order.
-func builtTypes(n ast.Node) []string {
-	var out []string
+// bodyNames are, in n, the type names of the composite literals and the
+// names of vars it uses, each once, in order: one walk for both.
+func bodyNames(n ast.Node, vars map[string]bool) (builds, used []string) {
 	seen := map[string]bool{}
+	once := func(to *[]string, kind, name string) {
+		if name != "" && !seen[kind+name] {
+			seen[kind+name] = true
+			*to = append(*to, name)
+		}
+	}
 	ast.Inspect(n, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CompositeLit); ok {
-			if name := lastName(c.Type); name != "" && !seen[name] {
-				seen[name] = true
-				out = append(out, name)
+		switch n := n.(type) {
+		case *ast.CompositeLit:
+			once(&builds, "T", lastName(n.Type))
+		case *ast.Ident:
+			if vars[n.Name] {
+				once(&used, "v", n.Name)
 			}
 		}
 		return true
 	})
-	return out
+	return builds, used
 }
 
 // lastName is the name e ends with: x for x, Sel for x.Sel; "" for other

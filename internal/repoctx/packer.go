@@ -279,7 +279,9 @@ const fillLevels = 3
 // time, fillLevels deep: where the edges stopped (edgeDepth, edgeNodes)
 // the fix may be one call further. A function too big to show whole whose
 // head is shown counts as shown: its callees are as likely the place. It
-// runs after the other parts, so it takes room from none of them. add
+// runs after the other parts, so it takes room from none of them. Last,
+// the package-level variables and constants (tables, patterns) that
+// those shown functions use, in their files. add
 // packs a chunk of files[k]; files the callees are in that are not among
 // files are appended to it.
 func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []Chunk) bool) []*chosen {
@@ -302,7 +304,26 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 	var frontier []call
 	seen := map[string]bool{}
 	module := r.modulePath()
-	for _, f := range files {
+	// vars shows the variables and constants of its file that s uses,
+	// and those their values use.
+	var vars func(k int, s symbol, depth int)
+	vars = func(k int, s symbol, depth int) {
+		f := files[k]
+		for _, v := range s.vars {
+			for _, vs := range r.symbolsNamed(f.i, v) {
+				if vs.end-vs.start+1 <= bigSymbol && !shown(f.i, vs, true) && add(k, f, []Chunk{span(vs.start, vs.end)}) && depth < 1 {
+					vars(k, vs, depth+1)
+				}
+			}
+		}
+	}
+	// users are the shown functions whose variables are shown last.
+	type user struct {
+		k int
+		s symbol
+	}
+	var users []user
+	for k, f := range files {
 		o := r.outlineOf(f.i)
 		if o == nil || len(f.chunks) == 0 || isTestFile(r.ix.paths[f.i]) {
 			continue
@@ -312,6 +333,7 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 			if (r.focused(f.i, s) || r.reached[f.i][s.decl] > 0) && shown(f.i, s, false) {
 				seen[dir+":"+s.name] = true
 				frontier = append(frontier, calls(dir, module, s, 0, 0)...)
+				users = append(users, user{k, s})
 			}
 		}
 	}
@@ -343,6 +365,9 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 			}
 		}
 		frontier = next
+	}
+	for _, u := range users {
+		vars(u.k, u.s, 0)
 	}
 	return files
 }

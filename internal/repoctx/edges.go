@@ -102,7 +102,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 	for _, fl := range r.lines {
 		i := int(fl.file)
 		p := r.ix.paths[i]
-		if isTestFile(p) || path.Ext(p) != ".go" {
+		if !r.goCode(i) {
 			continue
 		}
 		o := r.outlineOf(i)
@@ -187,8 +187,7 @@ func (r *Ranking) apiEdges(module string) {
 		own := reach{}
 		var files []int
 		for _, l := range r.defs[exactHash([]byte(name))] {
-			p := r.ix.paths[l.file]
-			if path.Ext(p) == ".go" && !isTestFile(p) && !slices.Contains(files, int(l.file)) {
+			if r.goCode(int(l.file)) && !slices.Contains(files, int(l.file)) {
 				files = append(files, int(l.file))
 			}
 		}
@@ -218,9 +217,7 @@ func (r *Ranking) apiEdges(module string) {
 		for _, w := range words {
 			for _, name := range reg[w] {
 				own := reach{}
-				files := slices.DeleteFunc(slices.Clone(r.defsIn(dir)[name]), func(j int) bool {
-					return isTestFile(r.ix.paths[j]) || path.Ext(r.ix.paths[j]) != ".go"
-				})
+				files := slices.DeleteFunc(slices.Clone(r.defsIn(dir)[name]), func(j int) bool { return !r.goCode(j) })
 				for _, j := range files {
 					for _, s := range r.symbolsNamed(j, name) {
 						own.at(j, s.decl, registeredWeight)
@@ -339,7 +336,7 @@ func (r *Ranking) dispatched(module, dir string, s symbol) {
 	sort.Strings(names)
 	for _, name := range names {
 		for _, j := range r.defsIn(dir)[name] {
-			if isTestFile(r.ix.paths[j]) || path.Ext(r.ix.paths[j]) != ".go" {
+			if !r.goCode(j) {
 				continue
 			}
 			for _, m := range r.symbolsNamed(j, name) {
@@ -542,6 +539,12 @@ func identsIn(n ast.Node) map[string]bool {
 	return out
 }
 
+// goCode reports whether file i is Go code, not a Go test.
+func (r *Ranking) goCode(i int) bool {
+	p := r.ix.paths[i]
+	return path.Ext(p) == ".go" && !isTestFile(p)
+}
+
 // symbolNamed is the first top-level definition of file i called name.
 func (r *Ranking) symbolNamed(i int, name string) (symbol, bool) {
 	if ss := r.symbolsNamed(i, name); len(ss) > 0 {
@@ -598,7 +601,7 @@ func (r *Ranking) registry(dir string) map[string][]string {
 	if !ok {
 		reg = map[string][]string{}
 		for _, f := range r.dirFiles(dir) {
-			if p := r.ix.paths[f.i]; isTestFile(p) || path.Ext(p) != ".go" {
+			if !r.goCode(f.i) {
 				continue
 			}
 			for _, m := range reRegistryEntry.FindAllSubmatch(f.src, -1) {

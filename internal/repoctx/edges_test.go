@@ -2,6 +2,7 @@ package repoctx
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 )
@@ -465,9 +466,7 @@ func tagRegistry(t *testing.T, key, first, last string, extra map[string]string)
 		"check/checks.go": b.String(),
 		"check/check.go":  "package check\n\n// Var checks s against the check tag names.\nfunc Var(s, tag string) bool {\n\treturn registry[tag](s)\n}\n",
 	}
-	for name, src := range extra {
-		files[name] = src
-	}
+	maps.Copy(files, extra)
 	return newRepo(t, files), b.String()
 }
 
@@ -500,9 +499,7 @@ func fourCallsDown(t *testing.T, extra map[string]string) (repo, big, failing st
 		"calc/calc.go":      "package calc\n\n// Total sums values.\nfunc Total(values []int) int {\n\treturn middle(values, 0)\n}\n\nfunc middle(values []int, total int) int {\n\tfor _, v := range values {\n\t\ttotal += v\n\t}\n\treturn deeper(total)\n}\n\nfunc deeper(total int) int {\n\treturn deepest(total)\n}\n",
 		"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {\n\tif got := Total([]int{1, 2}); got != 3 {\n\t\tt.Errorf(\"Total = %d, want 3\", got)\n\t}\n}\n",
 	}
-	for name, src := range extra {
-		files[name] = src
-	}
+	maps.Copy(files, extra)
 	failing = "--- FAIL: TestTotal (0.00s)\n    calc_test.go:7: Total = 2, want 3\nFAIL\nFAIL\texample.com/calc\t0.002s\n"
 	return newRepo(t, files), big, failing
 }

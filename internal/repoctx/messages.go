@@ -1,6 +1,7 @@
 package repoctx
 
 import (
+	"bytes"
 	"os"
 	"path"
 	"path/filepath"
@@ -55,7 +56,7 @@ func (r *Ranking) messages() {
 		}
 		goFile := path.Ext(p) == ".go"
 		var raw []bool
-		if goFile && strings.Contains(string(src), "`") {
+		if goFile && bytes.IndexByte(src, '`') >= 0 {
 			raw = rawLines(src)
 		}
 		for n, line := range strings.Split(string(src), "\n") {

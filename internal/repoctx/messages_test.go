@@ -2,6 +2,7 @@ package repoctx
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -32,9 +33,7 @@ func decoderRepo(t *testing.T, decode string, extra map[string]string) string {
 		"yaml/yaml.go":      "package yaml\n\n// Unmarshal decodes text.\nfunc Unmarshal(text string) (any, error) {\n\treturn document(text)\n}\n\nfunc document(text string) (any, error) {\n\treturn node(text)\n}\n\nfunc node(text string) (any, error) {\n\treturn value(text)\n}\n\nfunc value(text string) (any, error) {\n\treturn nodeToValue(len(text), text)\n}\n",
 		"yaml/yaml_test.go": "package yaml\n\nimport \"testing\"\n\nfunc TestAnchor(t *testing.T) {\n\tif _, err := Unmarshal(\"a: *base_url\"); err != nil {\n\t\tt.Fatalf(\"failed to decode: %v\", err)\n\t}\n}\n",
 	}
-	for name, src := range extra {
-		files[name] = src
-	}
+	maps.Copy(files, extra)
 	return newRepo(t, files)
 }
 

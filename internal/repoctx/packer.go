@@ -345,7 +345,7 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 			}
 			seen[c.dir+":"+c.name] = true
 			for _, j := range r.defsIn(c.dir)[c.name] {
-				if isTestFile(r.ix.paths[j]) || path.Ext(r.ix.paths[j]) != ".go" {
+				if !r.goCode(j) {
 					continue
 				}
 				for _, s := range r.symbolsNamed(j, c.name) {

@@ -27,7 +27,7 @@ func (r *Ranking) structure() {
 		if n == structureTop {
 			break
 		}
-		if isTestFile(r.ix.paths[i]) || path.Ext(r.ix.paths[i]) != ".go" {
+		if !r.goCode(i) {
 			continue
 		}
 		n++

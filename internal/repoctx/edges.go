@@ -48,6 +48,10 @@ type call struct {
 	name   string
 	depth  int
 	weight float64
+	// types, when set, are the types whose values the caller holds:
+	// of the methods of several types a call x.Name() may mean, only
+	// theirs (when one is) are followed.
+	types map[string]bool
 }
 
 // testEdges follows test → code edges. From each failing test the query
@@ -87,13 +91,22 @@ func (r *Ranking) testEdges(bonus []float64) {
 			for _, fl := range r.lines {
 				if int(fl.file) == i && int(fl.line) >= s.start && int(fl.line) <= s.end {
 					for _, c := range r.subjectCalls(i, s, int(fl.line)) {
-						subject = append(subject, call{dir, c, 0, subjectWeight})
+						subject = append(subject, call{dir: dir, name: c, weight: subjectWeight})
 					}
 				}
 			}
+			own := calls(dir, module, s, 0, 1)
+			types := r.heldTypes(dir, s)
+			for k := range subject {
+				subject[k].types = types
+			}
+			for k := range own {
+				own[k].types = types
+			}
+			r.unfocusOthers(dir, types)
 			r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, subject)
 			r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, r.registered(i, s, dir))
-			r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, calls(dir, module, s, 0, 1))
+			r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, own)
 			r.dispatched(module, dir, s)
 		}
 	}
@@ -277,6 +290,7 @@ func (r *Ranking) follow(into reach, module string, seen map[string]bool, queue 
 			continue
 		}
 		seen[key] = true
+		held := c.types != nil && r.holds(c)
 		for _, j := range r.defsIn(c.dir)[c.name] {
 			if path.Ext(r.ix.paths[j]) != ".go" {
 				continue // a Go call: a README's snippet defines nothing
@@ -285,6 +299,9 @@ func (r *Ranking) follow(into reach, module string, seen map[string]bool, queue 
 			ss := r.symbolsNamed(j, c.name)
 			w := c.weight * math.Pow(edgeDecay, float64(c.depth))
 			for _, s := range ss {
+				if held && s.recv != "" && !c.types[s.recv] {
+					continue // another type's method of that name
+				}
 				if code {
 					into.at(j, s.decl, w)
 				}
@@ -299,6 +316,80 @@ func (r *Ranking) follow(into reach, module string, seen map[string]bool, queue 
 			}
 		}
 	}
+}
+
+// heldTypes are the types of the values test s of dir holds: those it
+// builds (T{...}) and those the functions of its package it calls build
+// (NewMemMapFs returns &MemMapFs{}). When a method name it calls belongs
+// to several types (every Fs has a MkdirAll), the test means theirs. The
+// names the query itself gives count too: output that says
+// TextFormatter.Format means that type's, whatever the test builds.
+func (r *Ranking) heldTypes(dir string, s symbol) map[string]bool {
+	types := map[string]bool{}
+	for name := range r.q.symbols {
+		types[name] = true
+	}
+	for _, t := range s.builds {
+		types[t] = true
+	}
+	for _, name := range s.callees {
+		for _, j := range r.defsIn(dir)[name] {
+			if !r.goCode(j) {
+				continue
+			}
+			for _, f := range r.symbolsNamed(j, name) {
+				if f.recv == "" {
+					for _, t := range f.builds {
+						types[t] = true
+					}
+				}
+			}
+		}
+	}
+	return types
+}
+
+// unfocusOthers drops the focus lines (a failing test's name, TestMkdirAll,
+// names MkdirAll) on the methods of dir's types other than types, when
+// one of types has a method of that name: the test means its own.
+func (r *Ranking) unfocusOthers(dir string, types map[string]bool) {
+	for i, lines := range r.focus {
+		if path.Dir(r.ix.paths[i]) != dir || !r.goCode(i) {
+			continue
+		}
+		o := r.outlineOf(i)
+		if o == nil {
+			continue
+		}
+		kept := lines[:0]
+		for _, l := range lines {
+			drop := false
+			for _, sym := range o.syms {
+				if sym.decl == l && sym.recv != "" && !types[sym.recv] {
+					drop = r.holds(call{dir: dir, name: sym.name, types: types})
+					break
+				}
+			}
+			if !drop {
+				kept = append(kept, l)
+			}
+		}
+		r.focus[i] = kept
+	}
+}
+
+// holds reports whether c's name is a method of one of c.types, in
+// c.dir: then the other types' methods of that name are not what it
+// calls.
+func (r *Ranking) holds(c call) bool {
+	for _, j := range r.defsIn(c.dir)[c.name] {
+		for _, s := range r.symbolsNamed(j, c.name) {
+			if s.recv != "" && c.types[s.recv] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // dispatched follows the methods of the types that test s builds (a
@@ -355,11 +446,11 @@ func (r *Ranking) dispatched(module, dir string, s symbol) {
 func calls(dir, module string, s symbol, depth int, weight float64) []call {
 	out := make([]call, 0, len(s.callees)+len(s.pkgCalls))
 	for _, n := range s.callees {
-		out = append(out, call{dir, n, depth, weight})
+		out = append(out, call{dir: dir, name: n, depth: depth, weight: weight})
 	}
 	for _, pc := range s.pkgCalls {
 		if d, ok := moduleDir(module, pc.path); ok && d != dir {
-			out = append(out, call{d, pc.name, depth, weight})
+			out = append(out, call{dir: d, name: pc.name, depth: depth, weight: weight})
 		}
 	}
 	return out
@@ -585,7 +676,7 @@ func (r *Ranking) registered(i int, s symbol, dir string) []call {
 			for _, name := range reg[m[1]] {
 				if !seen[name] {
 					seen[name] = true
-					out = append(out, call{dir, name, 0, 1})
+					out = append(out, call{dir: dir, name: name, weight: 1})
 				}
 			}
 		}

@@ -483,3 +483,43 @@ func TestIssueTestsLeaveTheCodeItsRoom(t *testing.T) {
 		t.Errorf("no test is shown to model the reproducing test on: %v", paths(p))
 	}
 }
+
+// TestBuildShowsTheRestOfAFunctionMostlyShown: the failing test reaches
+// Merge, too long to be shown whole in the first passes, and the output's
+// words are in most of its body: those parts are shown. The fault is in
+// lines of its middle that share no word with the output; the rest of the
+// function is shown before other files' whole text.
+func TestBuildShowsTheRestOfAFunctionMostlyShown(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package mrg\n\n// Merge copies the fields of src into dst.\nfunc Merge(dst, src map[string]int, o Options) {\n")
+	for k := range 260 {
+		switch {
+		case k == 130:
+			b.WriteString("\tif o.Keep {\n\t\treturn // a fault\n\t}\n")
+		case k >= 100 && k < 160:
+			fmt.Fprintf(&b, "\to.n%d = len(dst) + %d\n", k%4, k)
+		default:
+			fmt.Fprintf(&b, "\tmergeField(dst, src, \"f%d\")\n", k)
+		}
+	}
+	b.WriteString("}\n\n// Options steer Merge.\ntype Options struct {\n\tKeep bool\n\tn0, n1, n2, n3 int\n}\n\nfunc mergeField(dst, src map[string]int, k string) {\n\tdst[k] = src[k]\n}\n")
+	code := b.String()
+	var doc strings.Builder
+	doc.WriteString("// Package mrg merges maps.\npackage mrg\n\n")
+	for k := range 150 {
+		fmt.Fprintf(&doc, "// Note %d: Merge with Append keeps the fields of dst and adds those of src.\n", k)
+	}
+	repo := newRepo(t, map[string]string{
+		"go.mod":            "module example.com/mrg\n",
+		"mrg/merge.go":      code,
+		"mrg/doc.go":        doc.String(),
+		"mrg/merge_test.go": "package mrg\n\nimport \"testing\"\n\nfunc TestMergeAppend(t *testing.T) {\n\tdst, src := map[string]int{}, map[string]int{\"f1\": 1}\n\tMerge(dst, src, Options{Keep: true})\n\tif dst[\"f1\"] != 1 {\n\t\tt.Errorf(\"merge lost the fields of src: %v\", dst)\n\t}\n}\n",
+	})
+	failing := "--- FAIL: TestMergeAppend (0.00s)\n    merge_test.go:9: merge lost the fields of src: map[]\nFAIL\nFAIL\texample.com/mrg\t0.002s\n"
+	site := lineOf(code, "return // a fault")
+	for _, budget := range []int{8000, 10000} {
+		if f := fileOf(build(t, repo, failing, budget), "mrg/merge.go"); f == nil || !covers(f, site, site) {
+			t.Errorf("at %d tokens the fault in Merge (mrg/merge.go:%d) is not shown: %+v", budget, site, f)
+		}
+	}
+}

@@ -198,6 +198,23 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 		}
 		capped = true
 	}
+	// The rest of each function the query points at that the passes
+	// showed half of or more (too big to show whole in them): the fix is
+	// as likely anywhere in its body, and the half shown costs nothing
+	// more. No file's share holds it back.
+	capped = false
+	for k, f := range files {
+		o := r.outlineOf(f.i)
+		if o == nil || len(f.chunks) == 0 || isTestFile(r.ix.paths[f.i]) {
+			continue
+		}
+		for _, s := range o.syms {
+			if size := s.end - s.start + 1; size > bigSymbol && size <= maxRestLines && r.focused(f.i, s) && 2*shownLines(f.chunks, s) >= size && !whole(f.chunks, s) {
+				add(k, f, []Chunk{span(s.start, s.end)})
+			}
+		}
+	}
+	capped = true
 	// Small files whole, in rank order, with what is left; then the
 	// parts of the files past the first partFiles, file by file.
 	for k, f := range files {
@@ -272,6 +289,10 @@ func isText(p string) bool { return strings.EqualFold(path.Ext(p), ".txt") }
 // fillLevels is how many calls past what is shown the leftover room may
 // follow.
 const fillLevels = 3
+
+// maxRestLines is the longest function the query points at whose rest
+// is shown when the first passes showed at least half of it.
+const maxRestLines = 2 * bigFocused
 
 // fillCallees spends the room left once everything else is packed on the
 // definitions that the shown functions the query points at call (in their
@@ -370,6 +391,25 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 		vars(u.k, u.s, 0)
 	}
 	return files
+}
+
+// shownLines is how many lines of s chunks show.
+func shownLines(chunks []Chunk, s symbol) int {
+	n := 0
+	for _, c := range chunks {
+		n += max(0, min(c.EndLine, s.end)-max(c.StartLine, s.start)+1)
+	}
+	return n
+}
+
+// whole reports whether a chunk holds all of s.
+func whole(chunks []Chunk, s symbol) bool {
+	for _, c := range chunks {
+		if c.StartLine <= s.start && s.end <= c.EndLine {
+			return true
+		}
+	}
+	return false
 }
 
 // part is a candidate chunk of the k-th file the packer tries.

@@ -523,3 +523,59 @@ func TestBuildShowsTheRestOfAFunctionMostlyShown(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildTrimsALongFailingTestToTheLinesNamed: a table-driven failing
+// test is mostly its table. When the output names a line in it, its head
+// and that line's neighbourhood are shown, and the room its table would
+// take goes to the code the test calls; a long test the output names no
+// line of is still shown whole.
+func TestBuildTrimsALongFailingTestToTheLinesNamed(t *testing.T) {
+	var test strings.Builder
+	test.WriteString("package sv\n\nimport \"testing\"\n\nfunc TestParse(t *testing.T) {\n\ttests := []struct {\n\t\tversion string\n\t\terr     bool\n\t}{\n")
+	for k := range 60 {
+		fmt.Fprintf(&test, "\t\t{\"%d.%d.%d-alpha.beta+build.%d\", %v},\n", k, k+1, k+2, k, k%3 == 0)
+	}
+	test.WriteString("\t}\n\tfor _, tc := range tests {\n\t\tif err := Parse(tc.version); tc.err && err == nil {\n\t\t\tt.Fatalf(\"expected error for version: %s\", tc.version)\n\t\t}\n\t}\n}\n")
+	test.WriteString("\nfunc TestCompare(t *testing.T) {\n\tcases := []struct{ a, b string }{\n")
+	for k := range 66 {
+		fmt.Fprintf(&test, "\t\t{\"%d.%d.%d-rc.%d\", \"%d.%d.%d\"},\n", k, k+1, k+2, k, k+3, k+4, k+5)
+	}
+	test.WriteString("\t}\n\tfor _, c := range cases {\n\t\tcheckOrder(t, c.a, c.b)\n\t}\n}\n\nfunc checkOrder(t *testing.T, a, b string) {\n\tif Compare(a, b) >= 0 {\n\t\tt.Errorf(\"%s is not before %s\", a, b)\n\t}\n}\n")
+	var code strings.Builder
+	code.WriteString("package sv\n\nimport \"strings\"\n\n// Parse checks a version's syntax.\nfunc Parse(s string) error {\n\tparts := strings.SplitN(s, \"+\", 2)\n")
+	for k := range 12 {
+		fmt.Fprintf(&code, "\tif len(parts[0]) > %d && parts[0][%d] == '.' && checkSegment(parts[0], %d) != nil {\n\t\treturn errSyntax\n\t}\n", k+40, k, k)
+	}
+	code.WriteString("\tif len(parts) == 2 {\n\t\treturn nil // a fault: the metadata goes unchecked\n\t}\n\treturn nil\n}\n\nvar errSyntax = errorString(\"bad syntax\")\n\ntype errorString string\n\nfunc (e errorString) Error() string { return string(e) }\n\nfunc checkSegment(s string, at int) error {\n\tif at >= len(s) {\n\t\treturn errSyntax\n\t}\n\treturn nil\n}\n\n// Compare orders two versions.\nfunc Compare(a, b string) int { return strings.Compare(a, b) }\n")
+	src, tests := code.String(), test.String()
+	repo := newRepo(t, map[string]string{
+		"go.mod":           "module example.com/sv\n",
+		"sv/parse.go":      src,
+		"sv/parse_test.go": tests,
+	})
+	named := lineOf(tests, "t.Fatalf(\"expected error")
+	failing := fmt.Sprintf("--- FAIL: TestParse (0.00s)\n    parse_test.go:%d: expected error for version: 0.1.2-alpha.beta+build.0\nFAIL\nFAIL\texample.com/sv\t0.002s\n", named)
+	site := lineOf(src, "a fault")
+	decl := lineOf(tests, "func TestParse")
+	row := lineOf(tests, "\"30.31.32")
+	for _, budget := range []int{2600, 4000} {
+		p := build(t, repo, failing, budget)
+		if f := fileOf(p, "sv/parse.go"); f == nil || !covers(f, site, site) {
+			t.Errorf("at %d tokens the fault in Parse (sv/parse.go:%d) is not shown: %+v", budget, site, f)
+		}
+		f := fileOf(p, "sv/parse_test.go")
+		switch {
+		case f == nil || !covers(f, decl, decl+2) || !covers(f, named-1, named+1):
+			t.Errorf("at %d tokens the failing test's head (line %d) and the line the output names (%d) are not shown: %+v", budget, decl, named, f)
+		case covers(f, row, row):
+			t.Errorf("at %d tokens the middle of the failing test's table (line %d) is shown: the test is not trimmed: %+v", budget, row, f.Chunks)
+		}
+	}
+	// The output names no line of TestCompare past its head: it is shown
+	// whole, table and all.
+	lo, hi := lineOf(tests, "func TestCompare"), lineOf(tests, "checkOrder(t, c.a, c.b)")+2
+	p := build(t, repo, "--- FAIL: TestCompare (0.00s)\n    parse_test.go:"+fmt.Sprint(lineOf(tests, "t.Errorf(\"%s is not"))+": 5.6.7-rc.5 is not before 8.9.10\nFAIL\n", 6000)
+	if f := fileOf(p, "sv/parse_test.go"); f == nil || !covers(f, lo, hi) {
+		t.Errorf("TestCompare (lines %d-%d), which the output names no line of, is not shown whole: %+v", lo, hi, f)
+	}
+}

@@ -23,6 +23,9 @@ const (
 	// bigSymbol is the size in lines past which only the parts of a
 	// definition the query points at are packed.
 	bigSymbol = 80
+	// bigTest is the size in lines past which a failing test is shown
+	// as its head and the lines the output names (see trimmedTest).
+	bigTest = 60
 	// bigFocused is the size in lines up to which a definition the query
 	// points at (a failing test, a frame's function, a function the
 	// failing tests reach) is packed whole: the fix is often anywhere in
@@ -499,7 +502,7 @@ func (r *Ranking) candidates(i int, o *outline, narrow bool, unit int) []cand {
 			continue
 		}
 		size := s.end - s.start + 1
-		if size <= bigSymbol || size <= bigFocused && !isTestFile(r.ix.paths[i]) && r.focused(i, s) && r.cost(i, o, []Chunk{span(s.start, s.end)}) <= unit {
+		if size <= bigSymbol && !r.trimmedTest(i, s) || size <= bigFocused && !isTestFile(r.ix.paths[i]) && r.focused(i, s) && r.cost(i, o, []Chunk{span(s.start, s.end)}) <= unit {
 			cs = append(cs, cand{span(s.start, s.end), sc})
 			continue
 		}
@@ -555,6 +558,24 @@ func (r *Ranking) candidates(i int, o *outline, narrow bool, unit int) []cand {
 		}
 	}
 	return out
+}
+
+// trimmedTest reports whether s, a definition longer than bigTest lines
+// in a test file of a failing-test query, is shown as its head and the
+// lines the output names in it rather than whole: a table-driven test is
+// mostly its table, and the room is the code's. One the output names no
+// line of (past its declaration) is shown whole: its head alone would say
+// too little.
+func (r *Ranking) trimmedTest(i int, s symbol) bool {
+	if !r.failingTestFile(i) || s.end-s.start+1 <= bigTest {
+		return false
+	}
+	for _, l := range r.focus[i] {
+		if l > s.decl && l <= s.end {
+			return true
+		}
+	}
+	return false
 }
 
 // cand is a chunk the packer may show, with how relevant it is.

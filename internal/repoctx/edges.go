@@ -446,7 +446,11 @@ func (r *Ranking) dispatched(module, dir string, s symbol) {
 func calls(dir, module string, s symbol, depth int, weight float64) []call {
 	out := make([]call, 0, len(s.callees)+len(s.pkgCalls))
 	for _, n := range s.callees {
-		out = append(out, call{dir: dir, name: n, depth: depth, weight: weight})
+		c := call{dir: dir, name: n, depth: depth, weight: weight}
+		if s.own[n] {
+			c.types = map[string]bool{s.recv: true}
+		}
+		out = append(out, c)
 	}
 	for _, pc := range s.pkgCalls {
 		if d, ok := moduleDir(module, pc.path); ok && d != dir {

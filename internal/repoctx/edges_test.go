@@ -553,3 +553,28 @@ func TestBuildKeepsTheMethodOfTheTypeTheOutputNames(t *testing.T) {
 	failing := "--- FAIL: TestFormatters (0.00s)\n    fmt_test.go:11: TextFormatter.Format = \"\", want a=1\nFAIL\nFAIL\texample.com/logx\t0.002s\n"
 	mustPackFunc(t, build(t, repo, failing, 600), "logx/text.go", files["logx/text.go"], "(f *TextFormatter) Format")
 }
+
+// TestBuildFollowsAMethodsCallsOnItsReceiver: the failing test holds a
+// Cache and calls Lookup, which calls c.load; thirty stores have a load
+// too. A method's call on its own receiver means its type's method, so
+// only Cache.load is followed, and the room goes to decode, which it
+// calls and where the fault is, not to the look-alikes.
+func TestBuildFollowsAMethodsCallsOnItsReceiver(t *testing.T) {
+	files := map[string]string{
+		"go.mod": "module example.com/kv\n",
+		"kv/cache.go": "package kv\n\n// Cache keeps decoded values.\ntype Cache struct{ raw map[string]string }\n\n// NewCache is an empty Cache.\nfunc NewCache() *Cache {\n\treturn &Cache{raw: map[string]string{\"a\": \"1\"}}\n}\n\n" +
+			"// Lookup is the value of key.\nfunc (c *Cache) Lookup(key string) int {\n\treturn c.load(key)\n}\n\n" +
+			"func (c *Cache) load(key string) int {\n\treturn decode(c.raw[key])\n}\n",
+		"kv/decode.go":     "package kv\n\nimport \"strconv\"\n\nfunc decode(s string) int {\n\tn, _ := strconv.Atoi(s)\n\treturn n - 1 // the bug\n}\n",
+		"kv/cache_test.go": "package kv\n\nimport \"testing\"\n\nfunc TestLookup(t *testing.T) {\n\tc := NewCache()\n\tif v := c.Lookup(\"a\"); v != 1 {\n\t\tt.Errorf(\"Lookup(a) = %d, want 1\", v)\n\t}\n}\n",
+	}
+	for k := range 30 {
+		files[fmt.Sprintf("kv/store%d.go", k)] = fmt.Sprintf("package kv\n\n// Store%d reads values from disk %d.\ntype Store%d struct{ path string }\n\n", k, k, k) +
+			fmt.Sprintf("func (s *Store%d) load(key string) int {\n\tif key == \"\" {\n\t\treturn 0\n\t}\n\tfor k := 0; k < %d; k++ {\n\t\tkey = \"store%d/\" + key\n\t}\n\treturn len(s.path + key)\n}\n", k, k, k)
+	}
+	repo := newRepo(t, files)
+	failing := "--- FAIL: TestLookup (0.00s)\n    cache_test.go:8: Lookup(a) = 0, want 1\nFAIL\nFAIL\texample.com/kv\t0.002s\n"
+	for _, budget := range []int{1500, 2000, 2500, 3000} {
+		mustPackFunc(t, build(t, repo, failing, budget), "kv/decode.go", files["kv/decode.go"], "decode")
+	}
+}

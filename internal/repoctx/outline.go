@@ -39,6 +39,9 @@ type symbol struct {
 	decl    int // the line with the name
 	end     int
 	callees []string // names it calls (Go only)
+	// own are the callees a method calls only on its receiver (r.Name()
+	// in func (r *T)): T's method Name when T has one, not another type's.
+	own map[string]bool
 	// pkgCalls are its calls pkg.F() through the file's imports: the
 	// import path and the name (Go only).
 	pkgCalls []pkgCall
@@ -124,6 +127,7 @@ func goOutline(o *outline, name string, src []byte) bool {
 			s.start = docStart(o.lines, s.decl)
 			s.sig = funcSig(fset, src, d)
 			s.callees = callees(d)
+			s.own = ownCalls(d)
 			s.pkgCalls = pkgCalls(d, imports)
 			if d.Body != nil {
 				s.builds, s.vars = bodyNames(d.Body, vars)
@@ -266,6 +270,36 @@ func callees(d *ast.FuncDecl) []string {
 		}
 	}
 	return out
+}
+
+// ownCalls are the names method d calls on its receiver (r.Name()) and
+// on nothing else.
+func ownCalls(d *ast.FuncDecl) map[string]bool {
+	if d.Body == nil || d.Recv == nil || len(d.Recv.List) == 0 || len(d.Recv.List[0].Names) == 0 {
+		return nil
+	}
+	recv := d.Recv.List[0].Names[0].Name
+	own, other := map[string]bool{}, map[string]bool{}
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			name := lastName(c.Fun)
+			if f, ok := c.Fun.(*ast.SelectorExpr); ok {
+				if x, ok := f.X.(*ast.Ident); ok && x.Name == recv {
+					own[name] = true
+					return true
+				}
+			}
+			other[name] = true
+		}
+		return true
+	})
+	for name := range other {
+		delete(own, name)
+	}
+	if len(own) == 0 {
+		return nil
+	}
+	return own
 }
 
 // bodyNames are, in n, the type names of the composite literals and the

@@ -209,15 +209,23 @@ func changedData(before, after string) ([]string, error) {
 // reVersion matches a line that only sets a version string.
 var reVersion = regexp.MustCompile(`(?i)^\s*(?:const\s+)?\w*version\w*\s*=\s*"v?\d[^"]*"\s*$`)
 
+// reVersionReturn matches a line that only returns a version string: the
+// body of a func Version() (msgpack's), when the hunk is in one.
+var reVersionReturn = regexp.MustCompile(`^return\s+"v?\d+\.\d+[^"]*"$`)
+
 // incidental reports whether a hunk's changed lines are no part of a fix:
-// only comments and blank lines, or only a version string.
+// only comments and blank lines, or only a version string. hunk is what
+// follows the @@ ranges: the rest of that line (git's function context,
+// e.g. " func Version() string"), then the changed lines.
 func incidental(hunk string) bool {
-	for _, l := range strings.Split(hunk, "\n") {
+	lines := strings.Split(hunk, "\n")
+	inVersion := strings.Contains(strings.ToLower(lines[0]), "version")
+	for _, l := range lines[1:] {
 		if l == "" || (l[0] != '-' && l[0] != '+') {
 			continue
 		}
 		t := strings.TrimSpace(l[1:])
-		if t == "" || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") || reVersion.MatchString(t) {
+		if t == "" || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") || reVersion.MatchString(t) || inVersion && reVersionReturn.MatchString(t) {
 			continue
 		}
 		return false

@@ -48,9 +48,10 @@ type call struct {
 	name   string
 	depth  int
 	weight float64
-	// types, when set, are the types whose values the caller holds:
-	// of the methods of several types a call x.Name() may mean, only
-	// theirs (when one is) are followed.
+	// types, when set, are the types whose values the caller holds (the
+	// values a test builds, or a method's own receiver): of the methods
+	// of several types a call x.Name() may mean, only theirs (when one
+	// is) are followed.
 	types map[string]bool
 }
 
@@ -95,18 +96,18 @@ func (r *Ranking) testEdges(bonus []float64) {
 					}
 				}
 			}
-			own := calls(dir, module, s, 0, 1)
+			direct := calls(dir, module, s, 0, 1)
 			types := r.heldTypes(dir, s)
 			for k := range subject {
 				subject[k].types = types
 			}
-			for k := range own {
-				own[k].types = types
+			for k := range direct {
+				direct[k].types = types
 			}
 			r.unfocusOthers(dir, types)
 			r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, subject)
 			r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, r.registered(i, s, dir))
-			r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, own)
+			r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, direct)
 			r.dispatched(module, dir, s)
 		}
 	}

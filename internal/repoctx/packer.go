@@ -315,12 +315,17 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 	}
 	// shown reports whether s of file i is in a chunk: whole, or (not
 	// whole) any part of it from its declaration on.
-	shown := func(i int, s symbol, whole bool) bool {
-		if k, ok := index[i]; ok {
-			for _, c := range files[k].chunks {
-				if c.StartLine <= s.decl && s.end <= c.EndLine || !whole && c.StartLine <= s.end && s.decl <= c.EndLine {
-					return true
-				}
+	shown := func(i int, s symbol, all bool) bool {
+		k, ok := index[i]
+		if !ok {
+			return false
+		}
+		if all {
+			return whole(files[k].chunks, s)
+		}
+		for _, c := range files[k].chunks {
+			if c.StartLine <= s.end && s.decl <= c.EndLine {
+				return true
 			}
 		}
 		return false
@@ -405,10 +410,11 @@ func shownLines(chunks []Chunk, s symbol) int {
 	return n
 }
 
-// whole reports whether a chunk holds all of s.
+// whole reports whether a chunk holds all of s from its declaration on
+// (its doc comment need not be shown).
 func whole(chunks []Chunk, s symbol) bool {
 	for _, c := range chunks {
-		if c.StartLine <= s.start && s.end <= c.EndLine {
+		if c.StartLine <= s.decl && s.end <= c.EndLine {
 			return true
 		}
 	}

@@ -22,6 +22,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -31,11 +32,16 @@ func main() {
 	verbose := flag.Bool("v", false, "print each case's figures and misses")
 	only := flag.String("only", "", "measure only the case with this id")
 	flag.IntVar(&verboseBudget, "vbudget", 16384, "the budget whose misses -v prints")
+	flag.StringVar(&verboseWho, "vwho", "engine", "the ranker whose misses -v prints: "+strings.Join(whos, ", "))
 	flag.BoolVar(&keepTrees, "keep", false, "keep each case's trees (printed to stderr) to look at them, e.g. with agentfix context")
 	check := flag.Bool("check", false, "check that no issue text names an identifier that only the fix's changed code lines show (not the test change, release notes or exported API); with -only, one case")
 	digestFile := flag.String("digest", "", "write each case's engine pack digest per query kind and budget (SHA-256 of its text and files) to this file, to prove that a change to the engine packs the same")
 	showID := flag.String("show", "", "print what the issue text of the case with this id is written from: its test change, release notes change and failing output (never the fix)")
 	flag.Parse()
+	if !slices.Contains(whos, verboseWho) {
+		fmt.Fprintf(os.Stderr, "realbugs: -vwho %q is not a ranker; use one of %s\n", verboseWho, strings.Join(whos, ", "))
+		os.Exit(2)
+	}
 	if *disc {
 		if err := discover(flag.Args(), os.Stdout, os.Stderr); err != nil {
 			fmt.Fprintln(os.Stderr, "realbugs:", err)

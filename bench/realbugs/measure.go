@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -40,6 +42,9 @@ type key struct {
 
 // verboseBudget is the budget whose misses -v prints (-vbudget).
 var verboseBudget = 16384
+
+// verboseWho is the ranker whose misses -v prints (-vwho).
+var verboseWho = "engine"
 
 // packDigests, when set (-digest), gets a line per engine pack: case,
 // query kind, budget and digest.Pack.
@@ -113,7 +118,7 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 				if r.files == len(ch.codeFiles) {
 					t.filesAll++
 				}
-				if verbose && k.who == "engine" && k.budget == verboseBudget {
+				if verbose && k.who == verboseWho && k.budget == verboseBudget {
 					fmt.Fprintf(out, "%-28s %-7s files %d/%d sites %d/%d  %s\n", c.ID, kind, r.files, len(ch.codeFiles), r.shown, len(ch.sites), r.missed)
 				}
 			}
@@ -190,7 +195,9 @@ func measureOne(ctx context.Context, root, query string, ch *change, label strin
 					seen[it.Path] = append(seen[it.Path], it.Chunks...)
 				}
 			}
-			out[key{who: who, budget: b}] = score(seen, ch)
+			res := score(seen, ch)
+			res.missed = whyMissed(ix, seen, ch)
+			out[key{who: who, budget: b}] = res
 		}
 	}
 	return out, nil
@@ -216,13 +223,33 @@ func scriptedPlan(ix *repoctx.Index, prompt string, ch *change, names bool) agen
 				continue
 			}
 			for _, sym := range enclosing(ix, f, s) {
-				if strings.Contains(prompt, sym) {
-					plan.Steps = append(plan.Steps, "Change "+sym+".")
+				if name, ok := shownName(prompt, sym); ok {
+					plan.Steps = append(plan.Steps, "Change "+name+".")
 				}
 			}
 		}
 	}
 	return plan
+}
+
+// shownName is how a model that read prompt would name definition sym
+// (Name or Type.Method), and whether it could: the prompt shows the
+// qualified name, or, for a method, its name as a word, as code shows a
+// method (enc.encodeSlice(...), func (enc *Encoder) encodeSlice(...)).
+func shownName(prompt, sym string) (string, bool) {
+	if hasWord(prompt, sym) {
+		return sym, true
+	}
+	if _, method, ok := strings.Cut(sym, "."); ok && hasWord(prompt, method) {
+		return method, true
+	}
+	return "", false
+}
+
+// hasWord reports whether text holds w with no identifier character
+// either side.
+func hasWord(text, w string) bool {
+	return regexp.MustCompile(`(^|[^\w])` + regexp.QuoteMeta(w) + `($|[^\w])`).MatchString(text)
 }
 
 // enclosing names the definitions of file f that hold site s.
@@ -256,14 +283,15 @@ func whyMissed(ix *repoctx.Index, shown map[string][]repoctx.Chunk, ch *change) 
 	return strings.Join(out, " ")
 }
 
-// inChunks reports whether site s lies whole inside one of cs.
+// inChunks reports whether every line of site s is in one of cs (a site
+// may span a packed chunk and the look step's chunk right after it).
 func inChunks(cs []repoctx.Chunk, s Site) bool {
-	for _, c := range cs {
-		if c.StartLine <= s.Start && s.End <= c.EndLine {
-			return true
+	for l := s.Start; l <= s.End; l++ {
+		if !slices.ContainsFunc(cs, func(c repoctx.Chunk) bool { return c.StartLine <= l && l <= c.EndLine }) {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // score counts the fixed files and the sites that the shown chunks hold.

@@ -31,9 +31,12 @@ type LookItem struct {
 	// were listed instead, with their lines.
 	Outline bool `json:"outline,omitempty"`
 	// Seen says the lines were already in the pack, so not shown again.
-	Seen   bool   `json:"seen,omitempty"`
-	Error  string `json:"error,omitempty"`
-	Tokens int    `json:"tokens"`
+	Seen bool `json:"seen,omitempty"`
+	// Omitted are the lines asked for that the look budget left out
+	// (START-END, comma-separated) when only their head was shown.
+	Omitted string `json:"omitted,omitempty"`
+	Error   string `json:"error,omitempty"`
+	Tokens  int    `json:"tokens"`
 }
 
 // Look is the answer to a look: the text shown to the model and what each
@@ -49,42 +52,69 @@ type Look struct {
 // its outline when it does not fit), FILE:NAME (a function, type, or
 // Type.Method), or FILE:START-END (lines, at most MaxLookRange). Only files
 // git lists and the engine indexes are shown. Lines shown already (packed,
-// per file) are not shown again. A request for something that does not
-// exist is answered with what does.
+// or by an earlier request) are not shown again. A request for something
+// that does not exist is answered with what does.
+//
+// Every request whose answer fits, and costs at most half the budget, is
+// shown first; then, in order, the others that still fit; what is left
+// then goes to the rest, each cut to its head (the lines left out named),
+// so that one large definition neither keeps the small ones after it out
+// nor goes unseen.
 func (ix *Index) Look(requests []string, shown map[string][]Chunk, budget int) *Look {
-	l := &Look{Items: []LookItem{}}
-	var b strings.Builder
+	l := &Look{Items: make([]LookItem, len(requests))}
+	texts := make([]string, len(requests))
 	left := budget
-	for _, req := range requests {
-		item, text := ix.lookOne(strings.TrimSpace(req), shown, left)
-		if item.Error != "" {
-			text = fmt.Sprintf("\n## %s: %s\n", req, item.Error)
-		}
+	accept := func(k int, item LookItem, text string) bool {
 		n := EstimateTokens(text)
 		if n > left {
-			item = LookItem{Request: req, Path: item.Path, Error: fmt.Sprintf("not shown: the look budget (%d tokens) is used up", budget)}
-			text = fmt.Sprintf("\n## %s: %s\n", req, item.Error)
-			n = EstimateTokens(text)
-			if n > left {
-				l.Items = append(l.Items, item)
-				continue
-			}
+			return false
 		}
 		item.Tokens = n
 		left -= n
-		b.WriteString(text)
-		l.Items = append(l.Items, item)
+		l.Items[k], texts[k] = item, text
 		if item.Error == "" && item.Path != "" {
 			shown[item.Path] = mergeChunks(append(append([]Chunk(nil), shown[item.Path]...), item.Chunks...))
 		}
+		return true
 	}
-	l.Text = b.String()
+	var over []int
+	for k, req := range requests {
+		req = strings.TrimSpace(req)
+		item, text := ix.lookOne(req, shown, left, false)
+		if item.Error != "" {
+			text = fmt.Sprintf("\n## %s: %s\n", req, item.Error)
+		}
+		if EstimateTokens(text) > budget/2 || !accept(k, item, text) {
+			over = append(over, k)
+		}
+	}
+	var cut []int
+	for _, k := range over {
+		item, text := ix.lookOne(strings.TrimSpace(requests[k]), shown, left, false)
+		if item.Error != "" || !accept(k, item, text) {
+			cut = append(cut, k)
+		}
+	}
+	for _, k := range cut {
+		req := strings.TrimSpace(requests[k])
+		item, text := ix.lookOne(req, shown, left, true)
+		if item.Error == "" && accept(k, item, text) {
+			continue
+		}
+		item = LookItem{Request: req, Path: item.Path, Error: fmt.Sprintf("not shown: the look budget (%d tokens) is used up", budget)}
+		if !accept(k, item, fmt.Sprintf("\n## %s: %s\n", req, item.Error)) {
+			l.Items[k] = item
+		}
+	}
+	l.Text = strings.Join(texts, "")
 	l.Tokens = budget - left
 	return l
 }
 
-// lookOne answers one request within limit tokens.
-func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int) (LookItem, string) {
+// lookOne answers one request within limit tokens: with cut, the lines
+// past what fits are left out (see headWithin) and named in the answer;
+// without, the answer may cost more than limit.
+func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bool) (LookItem, string) {
 	item := LookItem{Request: req}
 	file, what := req, ""
 	if i := strings.LastIndexByte(req, ':'); i > 0 {
@@ -135,12 +165,103 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int) (LookI
 			return item, ""
 		}
 	}
-	if covered(shown[p], chunks) {
+	rest := unseen(chunks, shown[p])
+	if len(rest) == 0 {
 		item.Seen, item.Chunks = true, o.named(chunks)
 		return item, fmt.Sprintf("\n## %s: lines %s are shown above\n", req, spans(chunks))
 	}
-	item.Chunks = o.named(chunks)
-	return item, renderChunks(p, o, chunks)
+	if !cut || costOf(p, o, rest) <= limit {
+		item.Chunks = o.named(rest)
+		return item, renderChunks(p, o, rest)
+	}
+	note := func(out []Chunk) string {
+		return fmt.Sprintf("(lines %s not shown: the look budget is used up)\n", spans(out))
+	}
+	head, out := headWithin(p, o, rest, limit, note)
+	if head == nil {
+		item.Error = fmt.Sprintf("not shown: %d lines, more than the look budget leaves", lineCount(rest))
+		return item, ""
+	}
+	item.Chunks, item.Omitted = o.named(head), spans(out)
+	return item, renderChunks(p, o, head) + note(out)
+}
+
+// minCutLines is the least a request cut to the look budget shows.
+const minCutLines = 10
+
+// headWithin is the longest head of chunks, of at least minCutLines lines,
+// that costs at most limit tokens rendered with the note on the lines it
+// leaves out, and those lines; nil when none does.
+func headWithin(p string, o *outline, chunks []Chunk, limit int, note func([]Chunk) string) (head, out []Chunk) {
+	fits := func(n int) bool {
+		h, rest := cutAfter(chunks, n)
+		return costOf(p, o, h)+EstimateTokens(note(rest)) <= limit
+	}
+	total := lineCount(chunks)
+	if total <= minCutLines || !fits(minCutLines) {
+		return nil, nil
+	}
+	// fits(lo) holds; the whole did not fit.
+	lo, hi := minCutLines, total-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if fits(mid) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return cutAfter(chunks, lo)
+}
+
+// cutAfter splits chunks after their first n lines.
+func cutAfter(chunks []Chunk, n int) (head, rest []Chunk) {
+	for _, c := range chunks {
+		size := c.EndLine - c.StartLine + 1
+		switch {
+		case n >= size:
+			head = append(head, c)
+			n -= size
+		case n > 0:
+			head = append(head, span(c.StartLine, c.StartLine+n-1))
+			rest = append(rest, span(c.StartLine+n, c.EndLine))
+			n = 0
+		default:
+			rest = append(rest, c)
+		}
+	}
+	return head, rest
+}
+
+// lineCount is how many lines chunks hold.
+func lineCount(chunks []Chunk) int {
+	n := 0
+	for _, c := range chunks {
+		n += c.EndLine - c.StartLine + 1
+	}
+	return n
+}
+
+// unseen are the lines of chunks that shown does not hold.
+func unseen(chunks, shown []Chunk) []Chunk {
+	shown = mergeChunks(append([]Chunk(nil), shown...))
+	var out []Chunk
+	for _, c := range chunks {
+		lo := c.StartLine
+		for _, s := range shown {
+			if s.EndLine < lo || s.StartLine > c.EndLine {
+				continue
+			}
+			if s.StartLine > lo {
+				out = append(out, span(lo, s.StartLine-1))
+			}
+			lo = max(lo, s.EndLine+1)
+		}
+		if lo <= c.EndLine {
+			out = append(out, span(lo, c.EndLine))
+		}
+	}
+	return out
 }
 
 // resolve finds the indexed file a request names, or says why none.
@@ -222,23 +343,6 @@ func (o *outline) listNames() string {
 		names = append(names, s.qualName())
 	}
 	return strings.Join(names, ", ")
-}
-
-// covered reports whether every chunk lies inside the shown ones.
-func covered(shown, chunks []Chunk) bool {
-	for _, c := range chunks {
-		in := false
-		for _, s := range shown {
-			if s.StartLine <= c.StartLine && c.EndLine <= s.EndLine {
-				in = true
-				break
-			}
-		}
-		if !in {
-			return false
-		}
-	}
-	return len(shown) > 0
 }
 
 func spans(chunks []Chunk) string {

@@ -2,6 +2,7 @@ package repoctx
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,5 +94,81 @@ func TestLookBudget(t *testing.T) {
 	last := l.Items[len(l.Items)-1]
 	if !strings.Contains(last.Error, "look budget (600 tokens) is used up") {
 		t.Errorf("last item %+v, want the budget refusal", last)
+	}
+}
+
+// lookFixture is a file with one long function, Long (lines 3-122), and a
+// short one after it, Short (lines 124-128).
+func lookFixture() map[string]string {
+	var b strings.Builder
+	b.WriteString("package calc\n\nfunc Long(x int) int {\n")
+	for i := 0; i < 118; i++ {
+		fmt.Fprintf(&b, "\tx = x*31 + %d // step %d of the long function\n", i, i)
+	}
+	b.WriteString("}\n\nfunc Short(x int) int {\n\tif x < 0 {\n\t\treturn -x\n\t}\n\treturn x\n}\n")
+	return map[string]string{"calc/calc.go": b.String()}
+}
+
+func TestLookShowsOnlyTheLinesThePackDidNot(t *testing.T) {
+	ix, err := Open(context.Background(), newRepo(t, lookFixture()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The pack showed Long's head and a window in its middle.
+	shown := map[string][]Chunk{"calc/calc.go": {span(3, 10), span(50, 60)}}
+	l := ix.Look([]string{"calc/calc.go:Long"}, shown, 4000)
+	it := l.Items[0]
+	want := []Chunk{span(11, 49), span(61, 122)}
+	if it.Error != "" || len(it.Chunks) != len(want) {
+		t.Fatalf("Long: %+v, want chunks %v", it, want)
+	}
+	for k, c := range want {
+		if it.Chunks[k].StartLine != c.StartLine || it.Chunks[k].EndLine != c.EndLine {
+			t.Errorf("Long: chunks %v, want %v", it.Chunks, want)
+		}
+	}
+	if strings.Contains(l.Text, "step 2 of") || strings.Contains(l.Text, "step 50 of") || !strings.Contains(l.Text, "step 8 of") {
+		t.Errorf("the look showed lines the pack had shown, or not the others:\n%s", l.Text)
+	}
+	if got := shown["calc/calc.go"]; len(got) != 1 || got[0].StartLine != 3 || got[0].EndLine != 122 {
+		t.Errorf("shown after the look: %v, want 3-122", got)
+	}
+}
+
+func TestLookCutsALargeDefinitionAfterTheSmallOnes(t *testing.T) {
+	ix, err := Open(context.Background(), newRepo(t, lookFixture()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := []string{"calc/calc.go:Long", "calc/calc.go:Short"}
+	whole := ix.Look(reqs, map[string][]Chunk{}, 1<<20)
+	long, short := whole.Items[0].Tokens, whole.Items[1].Tokens
+	// Long alone fits, but not with Short: shown first, it would keep
+	// Short out; it is shown after it instead, cut to what is left.
+	budget := long + short/2
+	if long <= budget/2 {
+		t.Fatalf("fixture: Long costs %d tokens, not over half of %d", long, budget)
+	}
+	l := ix.Look(reqs, map[string][]Chunk{}, budget)
+	lo, sh := l.Items[0], l.Items[1]
+	if sh.Error != "" || !strings.Contains(l.Text, "func Short(x int) int {") {
+		t.Errorf("Short: %+v, want it shown whole\n%s", sh, l.Text)
+	}
+	if lo.Error != "" || len(lo.Chunks) != 1 || lo.Chunks[0].StartLine != 3 || lo.Chunks[0].EndLine >= 122 || lo.Omitted == "" {
+		t.Fatalf("Long: %+v, want its head shown and the rest named", lo)
+	}
+	if want := fmt.Sprintf("%d-122", lo.Chunks[0].EndLine+1); lo.Omitted != want || !strings.Contains(l.Text, "lines "+want+" not shown: the look budget is used up") {
+		t.Errorf("Long: omitted %q, want %q said in the text\n%s", lo.Omitted, want, l.Text)
+	}
+	if strings.Index(l.Text, "func Long") > strings.Index(l.Text, "func Short") {
+		t.Errorf("the answers are not in the order asked:\n%s", l.Text)
+	}
+	if l.Tokens > budget || EstimateTokens(l.Text) > budget {
+		t.Errorf("look took %d tokens (text %d), over its budget of %d", l.Tokens, EstimateTokens(l.Text), budget)
+	}
+	// With no room for minCutLines lines, the answer says so.
+	l = ix.Look(reqs, map[string][]Chunk{}, short+40)
+	if !strings.Contains(l.Items[0].Error, "look budget") || l.Items[1].Error != "" {
+		t.Errorf("tight budget: %+v", l.Items)
 	}
 }

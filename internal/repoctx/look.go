@@ -144,8 +144,9 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 			item.Error = "the file is empty"
 			return item, ""
 		}
-		if costOf(p, o, whole) > limit && len(o.syms) > 0 {
-			// Half of what is left at most, so that the parts the model
+		if rest := unseen(whole, shown[p]); len(rest) > 0 && costOf(p, o, rest) > limit && len(o.syms) > 0 {
+			// What the pack did not show of it does not fit: its outline,
+			// half of what is left at most, so that the parts the model
 			// then picks can still be shown.
 			item.Outline = true
 			return item, outlineText(p, o, limit/2)

@@ -172,3 +172,22 @@ func TestLookCutsALargeDefinitionAfterTheSmallOnes(t *testing.T) {
 		t.Errorf("tight budget: %+v", l.Items)
 	}
 }
+
+func TestLookShowsTheRestOfAFileThePackShowedMostOf(t *testing.T) {
+	ix, err := Open(context.Background(), newRepo(t, lookFixture()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := ix.Look([]string{"calc/calc.go"}, map[string][]Chunk{}, 1<<20).Items[0].Tokens
+	// Too large to show whole, but the pack showed all of it but Short.
+	budget := whole / 2
+	l := ix.Look([]string{"calc/calc.go"}, map[string][]Chunk{"calc/calc.go": {span(1, 122)}}, budget)
+	it := l.Items[0]
+	if it.Outline || it.Error != "" || len(it.Chunks) != 1 || it.Chunks[0].StartLine != 123 || !strings.Contains(l.Text, "func Short(x int) int {") {
+		t.Errorf("%+v, want lines 123-128 shown, not the outline\n%s", it, l.Text)
+	}
+	// Nothing shown yet: the outline, as before.
+	if it := ix.Look([]string{"calc/calc.go"}, map[string][]Chunk{}, budget).Items[0]; !it.Outline {
+		t.Errorf("%+v, want the outline", it)
+	}
+}

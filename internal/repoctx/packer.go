@@ -80,9 +80,10 @@ func (r *Ranking) Pack(ctx context.Context, opts Options) (*Pack, error) {
 		budget = DefaultBudget
 	}
 	p := &Pack{RepoFiles: r.indexed, Files: []File{}}
-	p.Map = r.repoMap(int(float64(budget) * mapShare))
+	var room int
+	p.Map, room = r.repoMap(int(float64(budget) * mapShare))
 	mapTokens := EstimateTokens(p.Map)
-	left := budget - mapTokens - EstimateTokens(codeHeader)
+	left := budget - room - EstimateTokens(codeHeader)
 	if left > 0 && len(r.order) > 0 {
 		files, err := r.choose(ctx, left)
 		if err != nil {

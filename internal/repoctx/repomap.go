@@ -12,16 +12,21 @@ const (
 	mapOutlineFiles = 12
 	// mapSymbolsPerFile bounds one file's outline in the map.
 	mapSymbolsPerFile = 15
+	// mapNamesPerFile bounds the names listed past the signatures.
+	mapNamesPerFile = 40
 )
 
 // repoMap is the stable prefix of the prompt, within limit tokens: the
 // repository's layout (directories and their file counts), then an outline
-// of the best candidates (package, types, functions with signatures).
-func (r *Ranking) repoMap(limit int) string {
+// of the best candidates (package, types, functions with signatures). It
+// returns the map and the room the code must leave it: what the map costs
+// before the best file's outline names its other definitions, which take
+// the room of the last outlines (so the names change no code packed).
+func (r *Ranking) repoMap(limit int) (string, int) {
 	var b strings.Builder
 	head := fmt.Sprintf("# Repository map (%d files indexed)\n", r.indexed)
 	if EstimateTokens(head) > limit {
-		return ""
+		return "", 0
 	}
 	b.WriteString(head)
 	used := EstimateTokens(head)
@@ -29,6 +34,12 @@ func (r *Ranking) repoMap(limit int) string {
 		b.WriteString(layout)
 		used += EstimateTokens(layout)
 	}
+	type part struct {
+		i    int
+		o    *outline
+		text string
+	}
+	var parts []part
 	for k, i := range r.order {
 		if k == mapOutlineFiles {
 			break
@@ -37,13 +48,37 @@ func (r *Ranking) repoMap(limit int) string {
 		if o == nil || len(o.syms) == 0 {
 			continue
 		}
-		text := r.fileOutline(i, o)
+		text := r.fileOutline(i, o, false)
 		if n := EstimateTokens(text); used+n <= limit {
-			b.WriteString(text)
+			parts = append(parts, part{i, o, text})
 			used += n
 		}
 	}
-	return b.String()
+	// The best file's outline also names the definitions its signatures
+	// leave out, in the room of the last outlines.
+	if len(parts) > 0 && parts[0].i == r.order[0] {
+		named := r.fileOutline(parts[0].i, parts[0].o, true)
+		extra := EstimateTokens(named) - EstimateTokens(parts[0].text)
+		keep := len(parts)
+		for freed := 0; freed < extra && keep > 1; {
+			keep--
+			freed += EstimateTokens(parts[keep].text)
+		}
+		if extra > 0 && keep > 0 {
+			var freed int
+			for _, p := range parts[keep:] {
+				freed += EstimateTokens(p.text)
+			}
+			if freed >= extra {
+				parts = parts[:keep]
+				parts[0].text = named
+			}
+		}
+	}
+	for _, p := range parts {
+		b.WriteString(p.text)
+	}
+	return b.String(), used
 }
 
 // layout lists directories with their file counts, as deep as fits.
@@ -82,9 +117,11 @@ func (r *Ranking) layout(limit int) string {
 	return best
 }
 
-// fileOutline lists file i's most relevant symbols in source order.
-func (r *Ranking) fileOutline(i int, o *outline) string {
-	syms := o.syms
+// fileOutline lists file i's most relevant symbols in source order; with
+// names, up to mapNamesPerFile of the next most relevant by name after
+// them, so that a model can ask the look step for them.
+func (r *Ranking) fileOutline(i int, o *outline, names bool) string {
+	syms, named := o.syms, []string(nil)
 	if len(syms) > mapSymbolsPerFile {
 		type scored struct {
 			k     int
@@ -105,8 +142,26 @@ func (r *Ranking) fileOutline(i int, o *outline) string {
 		}
 		sort.Ints(keep)
 		picked := make([]symbol, len(keep))
+		listed := map[string]bool{}
 		for k, idx := range keep {
 			picked[k] = syms[idx]
+			listed[syms[idx].name] = true
+		}
+		if names {
+			var next []int
+			for _, s := range ss[mapSymbolsPerFile:] {
+				if len(next) == mapNamesPerFile {
+					break
+				}
+				if n := syms[s.k].name; !listed[n] {
+					listed[n] = true
+					next = append(next, s.k)
+				}
+			}
+			sort.Ints(next)
+			for _, k := range next {
+				named = append(named, syms[k].name)
+			}
 		}
 		syms = picked
 	}
@@ -119,8 +174,11 @@ func (r *Ranking) fileOutline(i int, o *outline) string {
 	for _, s := range syms {
 		fmt.Fprintf(&b, "%d: %s\n", s.decl, s.sig)
 	}
-	if len(syms) < len(o.syms) {
-		fmt.Fprintf(&b, "(%d more)\n", len(o.syms)-len(syms))
+	switch more := len(o.syms) - len(syms); {
+	case more > 0 && len(named) > 0:
+		fmt.Fprintf(&b, "(%d more, among them %s)\n", more, strings.Join(named, ", "))
+	case more > 0:
+		fmt.Fprintf(&b, "(%d more)\n", more)
 	}
 	return b.String()
 }

@@ -115,7 +115,7 @@ func TestEnclosingDecls(t *testing.T) {
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err := enclosingDecls(p, []Site{{"x.go", 8, 8}, {"x.go", 12, 12}, {"y.go", 4, 4}}, "x.go")
+	got, err := enclosingDecls(p, []Site{{File: "x.go", Start: 8, End: 8}, {File: "x.go", Start: 12, End: 12}, {File: "y.go", Start: 4, End: 4}}, "x.go")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -283,11 +283,18 @@ func whyMissed(ix *repoctx.Index, shown map[string][]repoctx.Chunk, ch *change) 
 	return strings.Join(out, " ")
 }
 
-// inChunks reports whether every line of site s is in one of cs (a site
-// may span a packed chunk and the look step's chunk right after it).
+// inChunks reports whether site s is shown by cs: every line of a changed
+// range (it may span a packed chunk and the look step's chunk right after
+// it), or for a pure insertion, a line next to it that is not blank.
 func inChunks(cs []repoctx.Chunk, s Site) bool {
+	shown := func(l int) bool {
+		return slices.ContainsFunc(cs, func(c repoctx.Chunk) bool { return c.StartLine <= l && l <= c.EndLine })
+	}
+	if s.Before > 0 || s.After > 0 {
+		return s.Before > 0 && shown(s.Before) || s.After > 0 && shown(s.After)
+	}
 	for l := s.Start; l <= s.End; l++ {
-		if !slices.ContainsFunc(cs, func(c repoctx.Chunk) bool { return c.StartLine <= l && l <= c.EndLine }) {
+		if !shown(l) {
 			return false
 		}
 	}

@@ -22,9 +22,20 @@ type Site struct {
 	File  string `json:"file"`
 	Start int    `json:"start"`
 	End   int    `json:"end"`
+	// Before and After, for a pure insertion (lines added after Start),
+	// are the nearest lines either side of it that are not blank: the
+	// insertion is seen when one of them is (git may put it on either
+	// side of a blank line; which one says nothing about the fix).
+	Before int `json:"before,omitempty"`
+	After  int `json:"after,omitempty"`
 }
 
-func (s Site) String() string { return fmt.Sprintf("%s:%d-%d", s.File, s.Start, s.End) }
+func (s Site) String() string {
+	if s.Before > 0 || s.After > 0 {
+		return fmt.Sprintf("%s:%d+(%d|%d)", s.File, s.Start, s.Before, s.After)
+	}
+	return fmt.Sprintf("%s:%d-%d", s.File, s.Start, s.End)
+}
 
 // change is what one release changed: the fix's sites in code files, the
 // test files changed or added, and the test functions changed or added.
@@ -103,8 +114,15 @@ func pathDir(p string) string {
 	return "."
 }
 
-// fileSites runs git diff -U0 on one file and turns its hunks into sites.
+// fileSites runs git diff -U0 on one file and turns its hunks into sites:
+// a changed range less the blank lines at its ends, or a pure insertion
+// with the lines either side of it that are not blank.
 func fileSites(before, after, rel string) (sites []Site, added, removed int, err error) {
+	src, err := os.ReadFile(before)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	lines := strings.Split(string(src), "\n")
 	out, err := exec.Command("git", "diff", "--no-index", "-U0", "--", before, after).Output()
 	if err != nil {
 		if _, ok := err.(*exec.ExitError); !ok {
@@ -138,10 +156,21 @@ func fileSites(before, after, rel string) (sites []Site, added, removed int, err
 		added += addCount
 		removed += count
 		if count == 0 {
-			sites = append(sites, Site{rel, max(1, start), max(1, start)})
+			at := max(1, start)
+			sites = append(sites, Site{File: rel, Start: at, End: at, Before: nonBlank(lines, start, -1), After: nonBlank(lines, start+1, 1)})
 			continue
 		}
-		sites = append(sites, Site{rel, start, start + count - 1})
+		lo, hi := start, start+count-1
+		for lo < hi && nonBlank(lines, lo, 0) == 0 {
+			lo++
+		}
+		for hi > lo && nonBlank(lines, hi, 0) == 0 {
+			hi--
+		}
+		if nonBlank(lines, lo, 0) == 0 {
+			lo, hi = start, start+count-1 // only blank lines changed
+		}
+		sites = append(sites, Site{File: rel, Start: lo, End: hi})
 	}
 	return sites, added, removed, nil
 }
@@ -231,4 +260,18 @@ func incidental(hunk string) bool {
 		return false
 	}
 	return true
+}
+
+// nonBlank is the first line from l, stepping by step (-1 or 1; 0 looks
+// at l alone), that is not blank, or 0 when there is none.
+func nonBlank(lines []string, l, step int) int {
+	for ; l >= 1 && l <= len(lines); l += step {
+		if strings.TrimSpace(lines[l-1]) != "" {
+			return l
+		}
+		if step == 0 {
+			break
+		}
+	}
+	return 0
 }

@@ -1,6 +1,12 @@
 package main
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agentfix/agentfix/internal/repoctx"
+)
 
 func TestIncidental(t *testing.T) {
 	for _, c := range []struct {
@@ -18,5 +24,45 @@ func TestIncidental(t *testing.T) {
 		if got := incidental(c.hunk); got != c.want {
 			t.Errorf("incidental(%q) = %v, want %v", c.hunk, got, c.want)
 		}
+	}
+}
+
+func TestFileSitesSkipBlankLines(t *testing.T) {
+	sitesOf := func(before, after string) []Site {
+		t.Helper()
+		dir := t.TempDir()
+		b, a := filepath.Join(dir, "before.go"), filepath.Join(dir, "after.go")
+		if err := os.WriteFile(b, []byte(before), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(a, []byte(after), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sites, _, _, err := fileSites(b, a, "p.go")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(sites) != 1 {
+			t.Fatalf("sites %v, want one", sites)
+		}
+		return sites
+	}
+	shown := func(lo, hi int) []repoctx.Chunk { return []repoctx.Chunk{{StartLine: lo, EndLine: hi}} }
+
+	// A new function between A (line 3) and B (line 5): git puts it after
+	// the blank line 4; either function next to it shows where it goes.
+	ins := sitesOf("package p\n\nfunc A() {}\n\nfunc B() {}\n", "package p\n\nfunc A() {}\n\nfunc New() {}\n\nfunc B() {}\n")[0]
+	if ins.Start != 4 || ins.Before != 3 || ins.After != 5 {
+		t.Errorf("insertion %+v, want after line 4, between lines 3 and 5", ins)
+	}
+	if !inChunks(shown(1, 3), ins) || !inChunks(shown(5, 5), ins) || inChunks(shown(4, 4), ins) {
+		t.Errorf("insertion %+v: want it seen with the line before or after it, not with the blank line alone", ins)
+	}
+
+	// A changed statement and the blank line after it: the site is the
+	// statement.
+	ch := sitesOf("package p\n\nfunc C() {\n\ta := 1\n\n\tb := 2\n\t_, _ = a, b\n}\n", "package p\n\nfunc C() {\n\ta := 3\n\tb := 2\n\t_, _ = a, b\n}\n")[0]
+	if ch.Start != 4 || ch.End != 4 || ch.Before != 0 || ch.After != 0 {
+		t.Errorf("changed range %+v, want 4-4 (the blank line 5 after it left out)", ch)
 	}
 }

@@ -252,15 +252,27 @@ func hasWord(text, w string) bool {
 	return regexp.MustCompile(`(^|[^\w])` + regexp.QuoteMeta(w) + `($|[^\w])`).MatchString(text)
 }
 
-// enclosing names the definitions of file f that hold site s.
+// enclosing names the definitions of file f that hold site s, or for a
+// pure insertion, those holding the lines either side of it.
 func enclosing(ix *repoctx.Index, f string, s Site) []string {
-	l := ix.Look([]string{fmt.Sprintf("%s:%d-%d", f, s.Start, s.End)}, map[string][]repoctx.Chunk{}, 1<<30)
-	if len(l.Items) == 0 || len(l.Items[0].Chunks) == 0 {
-		return nil
+	spans := []string{fmt.Sprintf("%s:%d-%d", f, s.Start, s.End)}
+	if s.Before > 0 || s.After > 0 {
+		spans = nil
+		for _, l := range []int{s.Before, s.After} {
+			if l > 0 {
+				spans = append(spans, fmt.Sprintf("%s:%d-%d", f, l, l))
+			}
+		}
 	}
 	var out []string
-	for _, c := range l.Items[0].Chunks {
-		out = append(out, c.Symbols...)
+	for _, it := range ix.Look(spans, map[string][]repoctx.Chunk{}, 1<<30).Items {
+		for _, c := range it.Chunks {
+			for _, sym := range c.Symbols {
+				if !slices.Contains(out, sym) {
+					out = append(out, sym)
+				}
+			}
+		}
 	}
 	return out
 }

@@ -77,32 +77,33 @@ func (ix *Index) Look(requests []string, shown map[string][]Chunk, budget int) *
 		}
 		return true
 	}
-	var over []int
-	for k, req := range requests {
-		req = strings.TrimSpace(req)
-		item, text := ix.lookOne(req, shown, left, false)
+	answer := func(k int, cut bool) (LookItem, string) {
+		req := strings.TrimSpace(requests[k])
+		item, text := ix.lookOne(req, shown, left, cut)
 		if item.Error != "" {
 			text = fmt.Sprintf("\n## %s: %s\n", req, item.Error)
 		}
-		if EstimateTokens(text) > budget/2 || !accept(k, item, text) {
+		return item, text
+	}
+	var over, cut []int
+	for k := range requests {
+		if item, text := answer(k, false); EstimateTokens(text) > budget/2 || !accept(k, item, text) {
 			over = append(over, k)
 		}
 	}
-	var cut []int
 	for _, k := range over {
-		item, text := ix.lookOne(strings.TrimSpace(requests[k]), shown, left, false)
-		if item.Error != "" || !accept(k, item, text) {
+		if item, text := answer(k, false); !accept(k, item, text) {
 			cut = append(cut, k)
 		}
 	}
 	for _, k := range cut {
-		req := strings.TrimSpace(requests[k])
-		item, text := ix.lookOne(req, shown, left, true)
+		item, text := answer(k, true)
 		if item.Error == "" && accept(k, item, text) {
 			continue
 		}
-		item = LookItem{Request: req, Path: item.Path, Error: fmt.Sprintf("not shown: the look budget (%d tokens) is used up", budget)}
-		if !accept(k, item, fmt.Sprintf("\n## %s: %s\n", req, item.Error)) {
+		// What is left does not hold it, nor its head.
+		item = LookItem{Request: item.Request, Path: item.Path, Error: fmt.Sprintf("not shown: the look budget (%d tokens) is used up", budget)}
+		if !accept(k, item, fmt.Sprintf("\n## %s: %s\n", item.Request, item.Error)) {
 			l.Items[k] = item
 		}
 	}
@@ -180,7 +181,7 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 	}
 	head, out := headWithin(p, o, rest, limit, note)
 	if head == nil {
-		item.Error = fmt.Sprintf("not shown: %d lines, more than the look budget leaves", lineCount(rest))
+		item.Error = fmt.Sprintf("not shown: %d lines, more than the look budget leaves", lineCount(rest)) // Look answers with its budget refusal
 		return item, ""
 	}
 	item.Chunks, item.Omitted = o.named(head), spans(out)

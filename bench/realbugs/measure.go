@@ -330,7 +330,7 @@ func score(shown map[string][]repoctx.Chunk, ch *change) result {
 }
 
 func report(out io.Writer, tallies map[key]*tally, measured int) {
-	fmt.Fprintf(out, "\n%d cases. files: every file the fix changes is packed; sites: share of the fix's changed lines (of the buggy release) inside a shown chunk, mean; all: every site shown\n", measured)
+	fmt.Fprintf(out, "\n%d cases. files: every file the fix changes is packed; sites: share of the fix's sites shown (its changed lines of the buggy release, blank ends left out; an insertion, by a line next to it), mean; all: every site shown\n", measured)
 	fmt.Fprintf(out, "%-9s %-11s", "query", "who")
 	for _, b := range budgets {
 		fmt.Fprintf(out, " | %2dk files  sites    all", b/1024)

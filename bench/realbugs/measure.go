@@ -256,7 +256,7 @@ func hasWord(text, w string) bool {
 // pure insertion, those holding the lines either side of it.
 func enclosing(ix *repoctx.Index, f string, s Site) []string {
 	spans := []string{fmt.Sprintf("%s:%d-%d", f, s.Start, s.End)}
-	if s.Before > 0 || s.After > 0 {
+	if s.insertion() {
 		spans = nil
 		for _, l := range []int{s.Before, s.After} {
 			if l > 0 {
@@ -302,7 +302,7 @@ func inChunks(cs []repoctx.Chunk, s Site) bool {
 	shown := func(l int) bool {
 		return slices.ContainsFunc(cs, func(c repoctx.Chunk) bool { return c.StartLine <= l && l <= c.EndLine })
 	}
-	if s.Before > 0 || s.After > 0 {
+	if s.insertion() {
 		return s.Before > 0 && shown(s.Before) || s.After > 0 && shown(s.After)
 	}
 	for l := s.Start; l <= s.End; l++ {

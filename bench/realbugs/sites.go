@@ -30,8 +30,11 @@ type Site struct {
 	After  int `json:"after,omitempty"`
 }
 
+// insertion reports whether s is a pure insertion.
+func (s Site) insertion() bool { return s.Before > 0 || s.After > 0 }
+
 func (s Site) String() string {
-	if s.Before > 0 || s.After > 0 {
+	if s.insertion() {
 		return fmt.Sprintf("%s:%d+(%d|%d)", s.File, s.Start, s.Before, s.After)
 	}
 	return fmt.Sprintf("%s:%d-%d", s.File, s.Start, s.End)

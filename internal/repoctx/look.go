@@ -181,7 +181,7 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 	}
 	head, out := headWithin(p, o, rest, limit, note)
 	if head == nil {
-		item.Error = fmt.Sprintf("not shown: %d lines, more than the look budget leaves", lineCount(rest)) // Look answers with its budget refusal
+		item.Error = "not shown: the look budget is used up" // Look says how large the budget is
 		return item, ""
 	}
 	item.Chunks, item.Omitted = o.named(head), spans(out)

@@ -59,20 +59,14 @@ func (r *Ranking) repoMap(limit int) (string, int) {
 	if len(parts) > 0 && parts[0].i == r.order[0] {
 		named := r.fileOutline(parts[0].i, parts[0].o, true)
 		extra := EstimateTokens(named) - EstimateTokens(parts[0].text)
-		keep := len(parts)
-		for freed := 0; freed < extra && keep > 1; {
+		keep, freed := len(parts), 0
+		for freed < extra && keep > 1 {
 			keep--
 			freed += EstimateTokens(parts[keep].text)
 		}
-		if extra > 0 && keep > 0 {
-			var freed int
-			for _, p := range parts[keep:] {
-				freed += EstimateTokens(p.text)
-			}
-			if freed >= extra {
-				parts = parts[:keep]
-				parts[0].text = named
-			}
+		if extra > 0 && freed >= extra {
+			parts = parts[:keep]
+			parts[0].text = named
 		}
 	}
 	for _, p := range parts {

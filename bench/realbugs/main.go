@@ -33,6 +33,7 @@ func main() {
 	only := flag.String("only", "", "measure only the case with this id")
 	flag.IntVar(&verboseBudget, "vbudget", 16384, "the budget whose misses -v prints")
 	flag.StringVar(&verboseWho, "vwho", "engine", "the ranker whose misses -v prints: "+strings.Join(whos, ", "))
+	flag.StringVar(&packsDir, "packs", "", "write each engine pack's text to this directory, a file per case, query kind and budget (the corpus of bench/tokens)")
 	flag.BoolVar(&keepTrees, "keep", false, "keep each case's trees (printed to stderr) to look at them, e.g. with agentfix context")
 	check := flag.Bool("check", false, "check that no issue text names an identifier that only the fix's changed code lines show (not the test change, release notes or exported API); with -only, one case")
 	digestFile := flag.String("digest", "", "write each case's engine pack digest per query kind and budget (SHA-256 of its text and files) to this file, to prove that a change to the engine packs the same")

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/agentfix/agentfix/bench/internal/bm25"
@@ -49,6 +50,10 @@ var verboseWho = "engine"
 // packDigests, when set (-digest), gets a line per engine pack: case,
 // query kind, budget and digest.Pack.
 var packDigests *strings.Builder
+
+// packsDir, when set (-packs), gets each engine pack's text, a file per
+// case, query kind and budget: the corpus bench/tokens counts.
+var packsDir string
 
 // keepTrees keeps each case's trees instead of removing them (-keep).
 var keepTrees bool
@@ -165,6 +170,12 @@ func measureOne(ctx context.Context, root, query string, ch *change, label strin
 		}
 		if packDigests != nil {
 			fmt.Fprintf(packDigests, "%s %d %s\n", label, b, digest.Pack(p))
+		}
+		if packsDir != "" {
+			name := strings.ReplaceAll(label, " ", "-") + "-" + strconv.Itoa(b) + ".txt"
+			if err := os.WriteFile(filepath.Join(packsDir, name), []byte(p.Text()), 0o644); err != nil {
+				return nil, err
+			}
 		}
 		shown := map[string][]repoctx.Chunk{}
 		for _, f := range p.Files {

@@ -519,7 +519,7 @@ func TestBuildShowsTheRestOfAFunctionMostlyShown(t *testing.T) {
 	})
 	failing := "--- FAIL: TestMergeAppend (0.00s)\n    merge_test.go:9: merge lost the fields of src: map[]\nFAIL\nFAIL\texample.com/mrg\t0.002s\n"
 	site := lineOf(code, "return // a fault")
-	for _, budget := range []int{8000, 10000} {
+	for _, budget := range []int{8500, 9000} {
 		if f := fileOf(build(t, repo, failing, budget), "mrg/merge.go"); f == nil || !covers(f, site, site) {
 			t.Errorf("at %d tokens the fault in Merge (mrg/merge.go:%d) is not shown: %+v", budget, site, f)
 		}

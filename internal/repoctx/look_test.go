@@ -79,20 +79,20 @@ func TestLookBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// big/big.go does not fit 600 tokens: its outline is shown instead;
+	// big/big.go does not fit 500 tokens: its outline is shown instead;
 	// then the budget is used up.
-	l := ix.Look([]string{"big/big.go", "big/big.go:Normalize", "big/big.go:1-120"}, map[string][]Chunk{}, 600)
+	l := ix.Look([]string{"big/big.go", "big/big.go:Normalize", "big/big.go:1-120"}, map[string][]Chunk{}, 500)
 	if it := l.Items[0]; !it.Outline || !strings.Contains(l.Text, "3-8: func Step0(x int) int") || !strings.Contains(l.Text, " more)") {
 		t.Errorf("big file: %+v, want its outline, cut to fit\n%s", it, l.Text)
 	}
 	if it := l.Items[1]; it.Error != "" || !strings.Contains(l.Text, "151\tfunc Normalize(key string) string {") {
 		t.Errorf("Normalize: %+v\n%s", it, l.Text)
 	}
-	if l.Tokens > 600 || EstimateTokens(l.Text) > 600 {
-		t.Errorf("look took %d tokens (text %d), over its budget of 600", l.Tokens, EstimateTokens(l.Text))
+	if l.Tokens > 500 || EstimateTokens(l.Text) > 500 {
+		t.Errorf("look took %d tokens (text %d), over its budget of 500", l.Tokens, EstimateTokens(l.Text))
 	}
 	last := l.Items[len(l.Items)-1]
-	if !strings.Contains(last.Error, "look budget (600 tokens) is used up") {
+	if !strings.Contains(last.Error, "look budget (500 tokens) is used up") {
 		t.Errorf("last item %+v, want the budget refusal", last)
 	}
 }

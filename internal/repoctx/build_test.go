@@ -625,3 +625,45 @@ func TestMapNamesTheBestFilesOtherDefinitions(t *testing.T) {
 		t.Errorf("%d outlines name other definitions, want 1:\n%s", strings.Count(m, "among them"), m)
 	}
 }
+
+// TestBuildShowsEveryFileTheOutputNamesFirst: two tests fail. One panics
+// through four big functions of engine.go, whose frames raise that file far
+// above the others; the other fails with an error message that only
+// names.go writes, four calls below what the test calls. Every file a line
+// of the output points at gets its best part in before any file gets a
+// second: the message's function (and the fault in it) is shown.
+func TestBuildShowsEveryFileTheOutputNamesFirst(t *testing.T) {
+	var eng strings.Builder
+	eng.WriteString("package app\n\n// Parse reads a config.\nfunc Parse(text string) (*Config, error) {\n\tc := &Config{}\n")
+	for k := range 30 {
+		fmt.Fprintf(&eng, "\tc.opt%d = len(text) + %d // parse option %d of the config text\n", k%5, k, k)
+	}
+	eng.WriteString("\treturn c, load(c)\n}\n\n")
+	for s := 1; s <= 4; s++ {
+		fmt.Fprintf(&eng, "// step%d runs stage %d of the run.\nfunc step%d(c *Config) {\n", s, s, s)
+		for k := range 35 {
+			fmt.Fprintf(&eng, "\tc.opt%d += %d // stage %d, config option %d\n", k%5, k, s, k)
+		}
+		if s < 4 {
+			fmt.Fprintf(&eng, "\tstep%d(c)\n", s+1)
+		} else {
+			eng.WriteString("\tpanic(\"boom\")\n")
+		}
+		eng.WriteString("}\n\n")
+	}
+	eng.WriteString("// Run runs the config.\nfunc Run(c *Config) {\n\tstep1(c)\n}\n\n// Config is the parsed configuration.\ntype Config struct{ opt0, opt1, opt2, opt3, opt4 int; names []string }\n")
+	engine := eng.String()
+	names := "package app\n\nimport \"fmt\"\n\nfunc load(c *Config) error { return verify(c) }\n\nfunc verify(c *Config) error { return walk(c) }\n\nfunc walk(c *Config) error { return checkNames(c.names) }\n\n// checkNames reports a name given twice.\nfunc checkNames(names []string) error {\n\tseen := map[string]bool{}\n\tfor _, n := range names {\n\t\tif seen[n] {\n\t\t\treturn fmt.Errorf(\"duplicate option name %s\", n)\n\t\t}\n\t\tseen[n] = true // the fault: a name is never unseen between sections\n\t}\n\treturn nil\n}\n"
+	test := "package app\n\nimport \"testing\"\n\nfunc TestNames(t *testing.T) {\n\tif _, err := Parse(\"[a]\\nx=1\\n[b]\\nx=2\\n\"); err != nil {\n\t\tt.Errorf(\"two sections: %v\", err)\n\t}\n}\n\nfunc TestRun(t *testing.T) {\n\tc, _ := Parse(\"\")\n\tRun(c)\n}\n"
+	files := map[string]string{"go.mod": "module example.com/app\n", "app/engine.go": engine, "app/names.go": names, "app/app_test.go": test}
+	line := func(s string) int { return lineOf(engine, s) }
+	failing := fmt.Sprintf("--- FAIL: TestNames (0.00s)\n    app_test.go:7: two sections: duplicate option name x\n--- FAIL: TestRun (0.00s)\npanic: boom [recovered]\n\ngoroutine 7 [running]:\nexample.com/app.step4(0xc000010000)\n\t/tmp/w/app/engine.go:%d +0x25\nexample.com/app.step3(0xc000010000)\n\t/tmp/w/app/engine.go:%d +0x25\nexample.com/app.step2(0xc000010000)\n\t/tmp/w/app/engine.go:%d +0x25\nexample.com/app.step1(0xc000010000)\n\t/tmp/w/app/engine.go:%d +0x25\nexample.com/app.Run(...)\n\t/tmp/w/app/engine.go:%d\nexample.com/app.TestRun(0xc000007000)\n\t/tmp/w/app/app_test.go:13 +0x30\nFAIL\nFAIL\texample.com/app\t0.010s\n",
+		line("\tpanic(\"boom\")"), line("\tstep4(c)"), line("\tstep3(c)"), line("\tstep2(c)"), line("\tstep1(c)"))
+	repo := newRepo(t, files)
+	site := lineOf(names, "the fault")
+	for _, budget := range []int{4000, 5000, 6000} {
+		if f := fileOf(build(t, repo, failing, budget), "app/names.go"); f == nil || !covers(f, site, site) {
+			t.Errorf("at %d tokens the fault in checkNames (app/names.go:%d) is not shown: %+v", budget, site, f)
+		}
+	}
+}

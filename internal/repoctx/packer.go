@@ -435,7 +435,8 @@ type part struct {
 // file's relevance counts but a very relevant definition of a lesser file
 // beats a lesser part of the best. narrow keeps only the parts the query
 // points at; otherwise test files of a failing-test query are still
-// narrow (see failingTestFile).
+// narrow (see failingTestFile). For failing output the narrow parts that
+// hold a line it names come first, one per file (see namedFirst).
 func (r *Ranking) parts(files []*chosen, narrow bool, top float64, unit int) []part {
 	var out []part
 	for k, f := range files {
@@ -451,7 +452,37 @@ func (r *Ranking) parts(files []*chosen, narrow bool, top float64, unit int) []p
 		}
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].score > out[b].score })
+	if narrow && len(r.q.tests) > 0 {
+		out = r.namedFirst(files, out)
+	}
 	return out
+}
+
+// namedFirst moves first, best first, each file's best part that holds
+// a line the output names (a frame, a failing line, a message's source):
+// every file the output points at gets its place before any file gets a
+// second. When several tests fail, a long trace of one no longer takes
+// the room of the line another's message points at.
+func (r *Ranking) namedFirst(files []*chosen, parts []part) []part {
+	named := func(p part) bool {
+		for _, l := range r.focus[files[p.k].i] {
+			if p.c.StartLine <= l && l <= p.c.EndLine {
+				return true
+			}
+		}
+		return false
+	}
+	first := map[int]bool{}
+	var head, rest []part
+	for _, p := range parts {
+		if !first[p.k] && named(p) {
+			first[p.k] = true
+			head = append(head, p)
+			continue
+		}
+		rest = append(rest, p)
+	}
+	return append(head, rest...)
 }
 
 // named fills in the symbols of each chunk.

@@ -436,7 +436,7 @@ type part struct {
 // beats a lesser part of the best. narrow keeps only the parts the query
 // points at; otherwise test files of a failing-test query are still
 // narrow (see failingTestFile). For failing output the narrow parts that
-// hold a line it names come first, one per file (see namedFirst).
+// hold a focus line come first, one per file (see namedFirst).
 func (r *Ranking) parts(files []*chosen, narrow bool, top float64, unit int) []part {
 	var out []part
 	for k, f := range files {
@@ -459,10 +459,11 @@ func (r *Ranking) parts(files []*chosen, narrow bool, top float64, unit int) []p
 }
 
 // namedFirst moves first, best first, each file's best part that holds
-// a line the output names (a frame, a failing line, a message's source):
-// every file the output points at gets its place before any file gets a
-// second. When several tests fail, a long trace of one no longer takes
-// the room of the line another's message points at.
+// one of its focus lines (a line the output names: a frame, a failing
+// line; a message's source; the definition of a name it gives): every
+// file the output points at gets its place before any file gets a second.
+// When several tests fail, a long trace of one no longer takes the room
+// of the line another's message points at.
 func (r *Ranking) namedFirst(files []*chosen, parts []part) []part {
 	named := func(p part) bool {
 		for _, l := range r.focus[files[p.k].i] {

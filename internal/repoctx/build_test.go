@@ -667,3 +667,56 @@ func TestBuildShowsEveryFileTheOutputNamesFirst(t *testing.T) {
 		}
 	}
 }
+
+// closurePanic is a repository whose test panics in a closure of counter,
+// which the trace names only as Setup.counter.func1, through the adapter
+// Func.Decode, which the test calls and the trace names, and whose doc
+// shares the panic's words; counter counts n flags before the fault. It
+// returns the repository, the failing output, the fault's line and the
+// line of counter's signature.
+func closurePanic(t *testing.T, n int) (repo, failing string, fault, head int) {
+	t.Helper()
+	var m strings.Builder
+	m.WriteString("package cfg\n\n// Func adapts a function to a Mapper.\ntype Func func(v *int) error\n\n// Decode calls f: a runtime error, an invalid memory address or nil pointer dereference in f, is the error of the counter that failed.\nfunc (f Func) Decode(v *int) error { return f(v) }\n\n")
+	m.WriteString("// counter counts the flags given.\nfunc counter() Func {\n\treturn func(v *int) error {\n")
+	for k := range n {
+		fmt.Fprintf(&m, "\t\t*v += %d // count flag %d\n", k, k)
+	}
+	m.WriteString("\t\tvar p *int\n\t\t*p = *v // the fault: a nil counter\n\t\treturn nil\n\t}\n}\n\n// Setup returns the counter.\nfunc Setup() Func { return counter() }\n")
+	mapper := m.String()
+	test := "package cfg\n\nimport \"testing\"\n\nfunc TestCounter(t *testing.T) {\n\tv := 0\n\tSetup().Decode(&v)\n}\n"
+	files := map[string]string{"go.mod": "module example.com/cfg\n", "cfg/mapper.go": mapper, "cfg/cfg_test.go": test}
+	fault, head = lineOf(mapper, "the fault"), lineOf(mapper, "func counter()")
+	failing = fmt.Sprintf("--- FAIL: TestCounter (0.00s)\npanic: runtime error: invalid memory address or nil pointer dereference [recovered]\n\ngoroutine 7 [running]:\nexample.com/cfg.Setup.counter.func1(0xc000010000)\n\t/tmp/w/cfg/mapper.go:%d +0x25\nexample.com/cfg.Func.Decode(...)\n\t/tmp/w/cfg/mapper.go:%d\nexample.com/cfg.TestCounter(0xc000007000)\n\t/tmp/w/cfg/cfg_test.go:7 +0x30\nFAIL\nFAIL\texample.com/cfg\t0.010s\n",
+		fault, lineOf(mapper, "return f(v)"))
+	return newRepo(t, files), failing, fault, head
+}
+
+// TestBuildShowsThePanicsFrameFirst: Decode outranks counter; but of the
+// lines the output names in mapper.go the first is the frame nearest the
+// panic, and the part holding it is the file's first part.
+func TestBuildShowsThePanicsFrameFirst(t *testing.T) {
+	repo, failing, fault, _ := closurePanic(t, 30)
+	for _, budget := range []int{900, 1000, 1100} {
+		if f := fileOf(build(t, repo, failing, budget), "cfg/mapper.go"); f == nil || !covers(f, fault, fault) {
+			t.Errorf("at %d tokens the fault in counter (cfg/mapper.go:%d) is not shown: %+v", budget, fault, f)
+		}
+	}
+}
+
+// TestBuildShowsTheHeadOfTheDefinitionAFrameIsIn: counter is too long to
+// show whole; the window around the fault comes with counter's signature,
+// which says what the lines are in, before the rest of the file.
+func TestBuildShowsTheHeadOfTheDefinitionAFrameIsIn(t *testing.T) {
+	repo, failing, fault, head := closurePanic(t, 200)
+	for _, budget := range []int{450, 500, 550, 600} {
+		f := fileOf(build(t, repo, failing, budget), "cfg/mapper.go")
+		if f == nil || !covers(f, fault, fault) {
+			t.Errorf("at %d tokens the fault in counter (cfg/mapper.go:%d) is not shown: %+v", budget, fault, f)
+			continue
+		}
+		if !covers(f, head, head) {
+			t.Errorf("at %d tokens the fault is shown without the head of counter (cfg/mapper.go:%d) it is in: %+v", budget, head, f)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -458,30 +459,63 @@ func (r *Ranking) parts(files []*chosen, narrow bool, top float64, unit int) []p
 	return out
 }
 
-// namedFirst moves first, best first, each file's best part that holds
+// namedFirst moves first, best first, one part of each file that holds
 // one of its focus lines (a line the output names: a frame, a failing
 // line; a message's source; the definition of a name it gives): every
 // file the output points at gets its place before any file gets a second.
 // When several tests fail, a long trace of one no longer takes the room
-// of the line another's message points at.
+// of the line another's message points at. A file's part is its best one
+// that holds the first line the output names in it, when one does: of a
+// trace, the frame nearest the panic, which outranks none of the callers
+// it passed through when a closure's frame does not name its function.
+// When that part is a window inside a definition too big to show whole,
+// the definition's head comes with it.
 func (r *Ranking) namedFirst(files []*chosen, parts []part) []part {
+	holds := func(p part, l int) bool { return p.c.StartLine <= l && l <= p.c.EndLine }
 	named := func(p part) bool {
-		for _, l := range r.focus[files[p.k].i] {
-			if p.c.StartLine <= l && l <= p.c.EndLine {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(r.focus[files[p.k].i], func(l int) bool { return holds(p, l) })
 	}
-	first := map[int]bool{}
-	var head, rest []part
-	for _, p := range parts {
-		if !first[p.k] && named(p) {
-			first[p.k] = true
-			head = append(head, p)
+	first := map[int]int{} // file -> the first of its lines the output names
+	for _, fl := range r.lines {
+		if _, ok := first[int(fl.file)]; !ok {
+			first[int(fl.file)] = int(fl.line)
+		}
+	}
+	pick := map[int]int{} // files[k] -> the index in parts of its first part
+	for n, p := range parts {
+		if !named(p) {
 			continue
 		}
-		rest = append(rest, p)
+		l, ok := first[files[p.k].i]
+		if m, seen := pick[p.k]; !seen || ok && holds(p, l) && !holds(parts[m], l) {
+			pick[p.k] = n
+		}
+	}
+	// The head of the definition a picked window is inside: its signature
+	// says what the lines are in.
+	also := map[int]bool{}
+	for k, m := range pick {
+		o := r.outlineOf(files[k].i)
+		if o == nil {
+			continue
+		}
+		for _, sym := range o.syms {
+			if sym.start < parts[m].c.StartLine && parts[m].c.StartLine <= sym.end {
+				for n, p := range parts {
+					if p.k == k && p.c.StartLine == sym.start && p.c.EndLine < parts[m].c.StartLine {
+						also[n] = true
+					}
+				}
+			}
+		}
+	}
+	var head, rest []part
+	for n, p := range parts {
+		if m, ok := pick[p.k]; ok && m == n || also[n] {
+			head = append(head, p)
+		} else {
+			rest = append(rest, p)
+		}
 	}
 	return append(head, rest...)
 }

@@ -1,4 +1,4 @@
-// Command tokens measures how far repoctx.EstimateTokens, the count every
+// Command tokens measures how far tokens.Estimate, the count every
 // context budget is spent in, is from the tokens real tokenizers give the
 // same text. count.mjs (see README.md) counts a corpus with eight real
 // tokenizers; this program reads those counts, estimates each file, and
@@ -20,7 +20,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/agentfix/agentfix/internal/repoctx"
+	"github.com/agentfix/agentfix/internal/tokens"
 )
 
 // row is one line of count.mjs.
@@ -55,7 +55,7 @@ type estimator struct {
 }
 
 var estimators = []estimator{
-	{"EstimateTokens", repoctx.EstimateTokens},
+	{"tokens.Estimate", tokens.Estimate},
 	{"before (a token per 3 letters)", estimateBefore},
 }
 
@@ -161,7 +161,7 @@ func read(name string) ([]row, error) {
 	return rows, sc.Err()
 }
 
-// estimateBefore is the rule EstimateTokens followed before it was
+// estimateBefore is the rule tokens.Estimate followed before it was
 // measured against real tokenizers: a token per 3 letters, and a space
 // before a word counted.
 func estimateBefore(s string) int {

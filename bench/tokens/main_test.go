@@ -33,7 +33,7 @@ func TestReport(t *testing.T) {
 	for _, want := range []string{
 		"2 files, 16 bytes",
 		"one                     8        2.00",
-		"EstimateTokens / the highest tokenizer per file: total 1.222, min 0.333",
+		"tokens.Estimate / the highest tokenizer per file: total 1.222, min 0.333",
 		"below it: 1 of 2 files (lowest: " + filepath.Join(dir, "b.txt") + ")",
 	} {
 		if !strings.Contains(out.String(), want) {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/agentfix/agentfix/internal/testing/golden"
+	"github.com/agentfix/agentfix/internal/tokens"
 )
 
 // fixtureFiles is a small Go project with the things the engine must skip:
@@ -168,8 +169,8 @@ func build(t *testing.T, repo, query string, budget int) *Pack {
 	if p.TokensUsed > budget {
 		t.Fatalf("TokensUsed %d above the budget %d", p.TokensUsed, budget)
 	}
-	if est := EstimateTokens(p.Text()); est > p.TokensUsed {
-		t.Fatalf("EstimateTokens(Text()) = %d above TokensUsed %d", est, p.TokensUsed)
+	if est := tokens.Estimate(p.Text()); est > p.TokensUsed {
+		t.Fatalf("tokens.Estimate(Text()) = %d above TokensUsed %d", est, p.TokensUsed)
 	}
 	if !strings.HasPrefix(p.Text(), p.Map) || !strings.HasSuffix(p.Text(), p.Code) {
 		t.Fatal("Text() is not Map then Code")
@@ -602,8 +603,8 @@ func TestMapNamesTheBestFilesOtherDefinitions(t *testing.T) {
 	}
 	limit := 1200
 	m, room := r.repoMap(limit)
-	if EstimateTokens(m) > room || room > limit {
-		t.Errorf("map costs %d tokens, its room is %d, its limit %d", EstimateTokens(m), room, limit)
+	if tokens.Estimate(m) > room || room > limit {
+		t.Errorf("map costs %d tokens, its room is %d, its limit %d", tokens.Estimate(m), room, limit)
 	}
 	sec := m[strings.Index(m, "## calc/calc.go"):]
 	sec = sec[:strings.Index(sec[1:], "## ")+1]

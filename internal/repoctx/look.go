@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/tokens"
 )
 
 // Limits of one look request.
@@ -65,7 +67,7 @@ func (ix *Index) Look(requests []string, shown map[string][]Chunk, budget int) *
 	texts := make([]string, len(requests))
 	left := budget
 	accept := func(k int, item LookItem, text string) bool {
-		n := EstimateTokens(text)
+		n := tokens.Estimate(text)
 		if n > left {
 			return false
 		}
@@ -87,7 +89,7 @@ func (ix *Index) Look(requests []string, shown map[string][]Chunk, budget int) *
 	}
 	var over, cut []int
 	for k := range requests {
-		if item, text := answer(k, false); EstimateTokens(text) > budget/2 || !accept(k, item, text) {
+		if item, text := answer(k, false); tokens.Estimate(text) > budget/2 || !accept(k, item, text) {
 			over = append(over, k)
 		}
 	}
@@ -285,7 +287,7 @@ func outlineText(p string, o *outline, limit int) string {
 	for k, s := range o.syms {
 		line := fmt.Sprintf("%d-%d: %s\n", s.start, s.end, s.sig)
 		more := fmt.Sprintf("(%d more)\n", len(o.syms)-k)
-		if EstimateTokens(b.String()+line+more) > limit {
+		if tokens.Estimate(b.String()+line+more) > limit {
 			b.WriteString(more)
 			break
 		}
@@ -296,7 +298,7 @@ func outlineText(p string, o *outline, limit int) string {
 
 // costOf is the tokens renderChunks would take.
 func costOf(p string, o *outline, chunks []Chunk) int {
-	return EstimateTokens(renderChunks(p, o, chunks))
+	return tokens.Estimate(renderChunks(p, o, chunks))
 }
 
 // renderChunks writes a file's chunks with a header and line numbers, as

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentfix/agentfix/internal/tokens"
 )
 
 func TestLook(t *testing.T) {
@@ -68,8 +70,8 @@ func TestLook(t *testing.T) {
 	if strings.Contains(l.Text, "TOKEN") {
 		t.Errorf("an untracked file was shown:\n%s", l.Text)
 	}
-	if l.Tokens != EstimateTokens(l.Text) && l.Tokens < EstimateTokens(l.Text) {
-		t.Errorf("Tokens %d below the text's %d", l.Tokens, EstimateTokens(l.Text))
+	if l.Tokens != tokens.Estimate(l.Text) && l.Tokens < tokens.Estimate(l.Text) {
+		t.Errorf("Tokens %d below the text's %d", l.Tokens, tokens.Estimate(l.Text))
 	}
 }
 
@@ -88,8 +90,8 @@ func TestLookBudget(t *testing.T) {
 	if it := l.Items[1]; it.Error != "" || !strings.Contains(l.Text, "151\tfunc Normalize(key string) string {") {
 		t.Errorf("Normalize: %+v\n%s", it, l.Text)
 	}
-	if l.Tokens > 500 || EstimateTokens(l.Text) > 500 {
-		t.Errorf("look took %d tokens (text %d), over its budget of 500", l.Tokens, EstimateTokens(l.Text))
+	if l.Tokens > 500 || tokens.Estimate(l.Text) > 500 {
+		t.Errorf("look took %d tokens (text %d), over its budget of 500", l.Tokens, tokens.Estimate(l.Text))
 	}
 	last := l.Items[len(l.Items)-1]
 	if !strings.Contains(last.Error, "look budget (500 tokens) is used up") {
@@ -163,8 +165,8 @@ func TestLookCutsALargeDefinitionAfterTheSmallOnes(t *testing.T) {
 	if strings.Index(l.Text, "func Long") > strings.Index(l.Text, "func Short") {
 		t.Errorf("the answers are not in the order asked:\n%s", l.Text)
 	}
-	if l.Tokens > budget || EstimateTokens(l.Text) > budget {
-		t.Errorf("look took %d tokens (text %d), over its budget of %d", l.Tokens, EstimateTokens(l.Text), budget)
+	if l.Tokens > budget || tokens.Estimate(l.Text) > budget {
+		t.Errorf("look took %d tokens (text %d), over its budget of %d", l.Tokens, tokens.Estimate(l.Text), budget)
 	}
 	// With no room for minCutLines lines, the answer says so.
 	l = ix.Look(reqs, map[string][]Chunk{}, short+40)

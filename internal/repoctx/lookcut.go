@@ -1,5 +1,7 @@
 package repoctx
 
+import "github.com/agentfix/agentfix/internal/tokens"
+
 // What the look step shows of a request: the lines the pack has not
 // shown, and when they do not fit, their head.
 
@@ -12,7 +14,7 @@ const minCutLines = 10
 func headWithin(p string, o *outline, chunks []Chunk, limit int, note func([]Chunk) string) (head, out []Chunk) {
 	fits := func(n int) bool {
 		h, rest := cutAfter(chunks, n)
-		return costOf(p, o, h)+EstimateTokens(note(rest)) <= limit
+		return costOf(p, o, h)+tokens.Estimate(note(rest)) <= limit
 	}
 	total := lineCount(chunks)
 	if total <= minCutLines || !fits(minCutLines) {

@@ -2,6 +2,8 @@ package repoctx
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -16,4 +18,24 @@ func BenchmarkMatcher(b *testing.B) {
 	for b.Loop() {
 		m.each(src, func(pos, t int) { n++ })
 	}
+}
+
+// ownSources is this package's Go files: real Go that is in the
+// repository, so that every machine tests the same bytes (the files of
+// GOROOT change with the Go version).
+func ownSources(t testing.TB) [][]byte {
+	t.Helper()
+	paths, err := filepath.Glob("*.go")
+	if err != nil || len(paths) < 5 {
+		t.Fatalf("this package's Go files: %v %v", paths, err)
+	}
+	var out [][]byte
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
 }

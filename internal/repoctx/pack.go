@@ -20,7 +20,7 @@ const DefaultBudget = 4096
 
 // Options tunes Build.
 type Options struct {
-	// Budget is the number of tokens (as counted by EstimateTokens) for the
+	// Budget is the number of tokens (as counted by tokens.Estimate) for the
 	// whole pack, map and code. Zero or less means DefaultBudget.
 	Budget int
 }
@@ -53,8 +53,8 @@ type Pack struct {
 	Code string `json:"-"`
 	// Files are the packed files, in rank order.
 	Files []File `json:"files"`
-	// TokensUsed is EstimateTokens(Map) + EstimateTokens(Code); it is never
-	// above the budget and never below EstimateTokens(Text()).
+	// TokensUsed is tokens.Estimate(Map) + tokens.Estimate(Code); it is never
+	// above the budget and never below tokens.Estimate(Text()).
 	TokensUsed int `json:"tokens_used"`
 	// RepoFiles is how many files were indexed (listed and not skipped).
 	RepoFiles int `json:"repo_files"`

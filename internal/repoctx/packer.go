@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/tokens"
 )
 
 const (
@@ -39,7 +41,7 @@ const (
 	// parts of against each other; the rest are packed file by file.
 	partFiles = 12
 	// minBytesPerToken is more bytes than any source text has per token
-	// as EstimateTokens counts (a run of letters is a token per three, a
+	// as tokens.Estimate counts (a run of letters is a token per three, a
 	// run of blanks one): a file of n bytes costs more than n/8 tokens.
 	minBytesPerToken = 8
 	// restShare is the most of the code budget the rest of a file may
@@ -83,8 +85,8 @@ func (r *Ranking) Pack(ctx context.Context, opts Options) (*Pack, error) {
 	p := &Pack{RepoFiles: r.indexed, Files: []File{}}
 	var room int
 	p.Map, room = r.repoMap(int(float64(budget) * mapShare))
-	mapTokens := EstimateTokens(p.Map)
-	left := budget - room - EstimateTokens(codeHeader)
+	mapTokens := tokens.Estimate(p.Map)
+	left := budget - room - tokens.Estimate(codeHeader)
 	if left > 0 && len(r.order) > 0 {
 		files, err := r.choose(ctx, left)
 		if err != nil {
@@ -97,13 +99,13 @@ func (r *Ranking) Pack(ctx context.Context, opts Options) (*Pack, error) {
 			text := r.render(f.i, o, f.chunks)
 			code.WriteString(text)
 			p.Files = append(p.Files, File{Path: r.ix.paths[f.i], Score: math.Round(r.score[f.i]*1000) / 1000,
-				Tokens: EstimateTokens(text), Chunks: o.named(f.chunks)})
+				Tokens: tokens.Estimate(text), Chunks: o.named(f.chunks)})
 		}
 		if len(p.Files) > 0 {
 			p.Code = code.String()
 		}
 	}
-	p.TokensUsed = mapTokens + EstimateTokens(p.Code)
+	p.TokensUsed = mapTokens + tokens.Estimate(p.Code)
 	return p, nil
 }
 
@@ -528,17 +530,17 @@ func (o *outline) named(chunks []Chunk) []Chunk {
 	return chunks
 }
 
-// cost is an upper bound of EstimateTokens(r.render(i, o, chunks)), from
+// cost is an upper bound of tokens.Estimate(r.render(i, o, chunks)), from
 // per-line counts (the estimate is subadditive), without rendering.
 func (r *Ranking) cost(i int, o *outline, chunks []Chunk) int {
 	if o.lineTokens == nil {
 		width := len(strconv.Itoa(len(o.lines)))
 		o.lineTokens = make([]int, len(o.lines))
 		for k, l := range o.lines {
-			o.lineTokens[k] = EstimateTokens(fmt.Sprintf("%*d\t%s\n", width, k+1, l))
+			o.lineTokens[k] = tokens.Estimate(fmt.Sprintf("%*d\t%s\n", width, k+1, l))
 		}
 	}
-	n := EstimateTokens(r.sectionHeader(i, o, chunks)) + EstimateTokens(gapMarker)*(len(chunks)-1)
+	n := tokens.Estimate(r.sectionHeader(i, o, chunks)) + tokens.Estimate(gapMarker)*(len(chunks)-1)
 	for _, c := range chunks {
 		for l := c.StartLine; l <= c.EndLine; l++ {
 			n += o.lineTokens[l-1]

@@ -5,6 +5,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/tokens"
 )
 
 const (
@@ -25,14 +27,14 @@ const (
 func (r *Ranking) repoMap(limit int) (string, int) {
 	var b strings.Builder
 	head := fmt.Sprintf("# Repository map (%d files indexed)\n", r.indexed)
-	if EstimateTokens(head) > limit {
+	if tokens.Estimate(head) > limit {
 		return "", 0
 	}
 	b.WriteString(head)
-	used := EstimateTokens(head)
+	used := tokens.Estimate(head)
 	if layout := r.layout(limit / 3); layout != "" {
 		b.WriteString(layout)
-		used += EstimateTokens(layout)
+		used += tokens.Estimate(layout)
 	}
 	type part struct {
 		i    int
@@ -49,7 +51,7 @@ func (r *Ranking) repoMap(limit int) (string, int) {
 			continue
 		}
 		text := r.fileOutline(i, o, false)
-		if n := EstimateTokens(text); used+n <= limit {
+		if n := tokens.Estimate(text); used+n <= limit {
 			parts = append(parts, part{i, o, text})
 			used += n
 		}
@@ -58,11 +60,11 @@ func (r *Ranking) repoMap(limit int) (string, int) {
 	// leave out, in the room of the last outlines.
 	if len(parts) > 0 && parts[0].i == r.order[0] {
 		named := r.fileOutline(parts[0].i, parts[0].o, true)
-		extra := EstimateTokens(named) - EstimateTokens(parts[0].text)
+		extra := tokens.Estimate(named) - tokens.Estimate(parts[0].text)
 		keep, freed := len(parts), 0
 		for freed < extra && keep > 1 {
 			keep--
-			freed += EstimateTokens(parts[keep].text)
+			freed += tokens.Estimate(parts[keep].text)
 		}
 		if extra > 0 && freed >= extra {
 			parts = parts[:keep]
@@ -103,7 +105,7 @@ func (r *Ranking) layout(limit int) string {
 		for _, d := range dirs {
 			fmt.Fprintf(&b, "%s: %d\n", d, agg[d])
 		}
-		if EstimateTokens(b.String()) > limit {
+		if tokens.Estimate(b.String()) > limit {
 			break
 		}
 		best = b.String()

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agentfix/agentfix/internal/repoctx"
+	"github.com/agentfix/agentfix/internal/tokens"
 )
 
 // Index is the baseline: plain BM25 over whole files (lower-cased
@@ -19,7 +19,7 @@ type Index struct {
 	root   string
 	files  []string
 	length []int
-	tokens []int // EstimateTokens of each file
+	tokens []int // tokens.Estimate of each file
 	tf     []map[string]int
 	df     map[string]int
 	avg    float64
@@ -69,7 +69,7 @@ func New(root string, files []string, queries []string) *Index {
 						tf[w]++
 					}
 				}
-				b.length[i], b.tf[i], b.tokens[i] = len(ws), tf, repoctx.EstimateTokens(string(src))
+				b.length[i], b.tf[i], b.tokens[i] = len(ws), tf, tokens.Estimate(string(src))
 			}
 		}()
 	}

@@ -1,6 +1,10 @@
-package repoctx
+// Package tokens counts the tokens a text takes in a model's context. The
+// context engine spends its budgets in this count and the model client
+// sizes the model's window with it, so that a prompt that fits by the count
+// fits the window of every model users run.
+package tokens
 
-// EstimateTokens counts the tokens s will take in a model's context, on
+// Estimate counts the tokens s will take in a model's context, on
 // purpose on the high side so that a pack that fits by this count also fits
 // the model's window. The rule, for the tokenizers of the code models users
 // run (Qwen, Llama, DeepSeek, Gemma, Mistral):
@@ -20,9 +24,9 @@ package repoctx
 // benchmark (bench/tokens), the count is above every one of them on every
 // pack, by 3 % or more, and about 18 % above the highest (Llama 2's) in
 // total; 45 % above Qwen's.
-// The count is subadditive: EstimateTokens(a+b) <= EstimateTokens(a) +
-// EstimateTokens(b), so budgets can be summed piece by piece.
-func EstimateTokens(s string) int {
+// The count is subadditive: Estimate(a+b) <= Estimate(a) + Estimate(b),
+// so budgets can be summed piece by piece.
+func Estimate(s string) int {
 	n := 0
 	for i := 0; i < len(s); {
 		c := s[i]

@@ -4,7 +4,10 @@
 // tokenizers; this program reads those counts, estimates each file, and
 // prints per tokenizer the bytes per token and the estimate's ratio to it,
 // then the ratio to the highest of them per file (the estimate must be
-// above it for a pack that fits the budget to fit every model's window).
+// above it for a pack that fits the budget to fit every model's window),
+// and how often the window the model client asks for (llm.NumCtx from
+// llm.EstimateTokens) would be too small or larger than needed for each
+// file as a prompt.
 //
 //	ls /tmp/packs/*.txt | node bench/tokens/count.mjs > counts.jsonl
 //	go run ./bench/tokens counts.jsonl
@@ -20,6 +23,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/agentfix/agentfix/internal/llm"
 	"github.com/agentfix/agentfix/internal/tokens"
 )
 
@@ -139,7 +143,46 @@ func report(name string, out io.Writer) error {
 		fmt.Fprintf(out, "%s / the highest tokenizer per file: total %.3f, min %.3f, p1 %.3f, p5 %.3f, median %.3f; below it: %d of %d files (lowest: %s)\n",
 			e.name, float64(est[k])/float64(high), rs[0].r, at(0.01), at(0.05), at(0.5), under, len(rs), rs[0].path)
 	}
+	windows(rows, texts, tokenizers, out)
 	return nil
+}
+
+// replyTokens is the reply room of a patch request (agent.patchReplyTokens).
+const replyTokens = 4096
+
+// windows prints, per tokenizer, in how many files the window the model
+// client asks for (llm.NumCtx) is too small for the file as a prompt and a
+// reply of replyTokens, and in how many it is larger than the smallest it
+// could ask for (a power of two, as NumCtx asks): with the client's
+// estimate, and with its rule before it counted with tokens.Estimate (four
+// bytes a token). A window too small makes the server refuse the prompt
+// and the client ask again with the model's whole window: a reload, and all
+// of that memory; a window too large costs memory for nothing.
+func windows(rows []row, texts, tokenizers []string, out io.Writer) {
+	fmt.Fprintf(out, "num_ctx for each file as the prompt and a %d-token reply, against the tokenizer's count (files of %d):\n", replyTokens, len(rows))
+	fmt.Fprintf(out, "%-14s %10s %10s %16s %16s\n", "tokenizer", "too small", "too large", "before: small", "before: large")
+	for _, t := range tokenizers {
+		var n [4]int
+		for i, r := range rows {
+			need := r.Counts[t] + 5 + replyTokens // five tokens of a chat template
+			least := 2048
+			for least < need {
+				least *= 2
+			}
+			for k, asked := range []int{
+				llm.NumCtx(llm.EstimateTokens([]llm.Message{{Role: "user", Content: texts[i]}}), replyTokens, 0),
+				llm.NumCtx((len(texts[i])+3)/4+4, replyTokens, 0),
+			} {
+				switch {
+				case asked < need:
+					n[2*k]++
+				case asked > least:
+					n[2*k+1]++
+				}
+			}
+		}
+		fmt.Fprintf(out, "%-14s %10d %10d %16d %16d\n", t, n[0], n[1], n[2], n[3])
+	}
 }
 
 func read(name string) ([]row, error) {

@@ -57,3 +57,25 @@ func TestReportRefusesStaleCounts(t *testing.T) {
 		t.Errorf("report of stale counts: %v, want a refusal", err)
 	}
 }
+
+// windows counts, per tokenizer, the prompts whose window is too small for
+// the tokenizer's count and those it is larger than needed for, with the
+// client's estimate and with four bytes a token.
+func TestWindows(t *testing.T) {
+	// 37,000 letters: 10,572 tokens by tokens.Estimate, 9,250 by four bytes
+	// a token. With the reply, the margin and a template, the client asks
+	// 32,768 and the rule before 16,384. Counted at 14,000, the prompt needs
+	// 32,768; at 100, 8,192.
+	texts := []string{strings.Repeat("x", 37000)}
+	rows := []row{{Path: "x.txt", Bytes: 37000, Counts: map[string]int{"a": 14000, "b": 100}}}
+	var out strings.Builder
+	windows(rows, texts, []string{"a", "b"}, &out)
+	for _, want := range []string{
+		"a                       0          0                1                0",
+		"b                       0          1                0                1",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("windows lacks %q:\n%s", want, out.String())
+		}
+	}
+}

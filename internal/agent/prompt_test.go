@@ -90,7 +90,7 @@ func TestParsePlan(t *testing.T) {
 func TestFitKeepsThePrefixAndTheLastMessage(t *testing.T) {
 	r := &run{cfg: nil, fixed: 2, info: &llm.ModelInfo{ContextLength: 3000}}
 	r.cfg = newRun(Job{}).cfg
-	big := strings.Repeat("x", 4000) // about 1000 tokens
+	big := strings.Repeat("x", 4000) // about 1150 tokens
 	msgs := []llm.Message{system("s"), user("prefix"), user(big), assistant(big), user(big), assistant(big), user("last")}
 	got := r.fit(msgs, 500)
 	if got[0].Content != "s" || got[1].Content != "prefix" || got[len(got)-1].Content != "last" {

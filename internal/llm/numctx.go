@@ -1,5 +1,7 @@
 package llm
 
+import "github.com/agentfix/agentfix/internal/tokens"
+
 // minNumCtx is the smallest window NumCtx asks for.
 const minNumCtx = 2048
 
@@ -28,13 +30,19 @@ func NumCtx(promptTokens, maxReplyTokens, modelContextLength int) int {
 	return n
 }
 
-// EstimateTokens estimates the prompt tokens of msgs: about four bytes a
-// token for code and English with the usual BPE tokenizers, plus a few for
-// each message's chat template.
+// templateTokens is the room each message takes in a chat template besides
+// its content: the role and the markers around it (five tokens in the
+// templates of Llama 3, Qwen and Gemma), with a margin.
+const templateTokens = 8
+
+// EstimateTokens estimates the prompt tokens of msgs: tokens.Estimate of
+// each message's content, the count the context packs are spent in, which
+// is above what the tokenizers of the models users run count (bench/tokens),
+// plus templateTokens for each message.
 func EstimateTokens(msgs []Message) int {
 	n := 0
 	for _, m := range msgs {
-		n += (len(m.Content)+3)/4 + 4
+		n += tokens.Estimate(m.Content) + templateTokens
 	}
 	return n
 }

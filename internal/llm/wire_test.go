@@ -81,13 +81,13 @@ func TestChatChoosesNumCtx(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	long := strings.Repeat("func f() { return }\n", 3000) // 60000 bytes, ~15000 tokens
+	long := strings.Repeat("return nil\n", 5000) // 55000 bytes, 20000 tokens by tokens.Estimate
 	tests := []struct {
 		model, prompt string
 		want          int
 	}{
 		{"big:32b", "short", 8192}, // 4096 reply room + margin
-		{"big:32b", long, 32768},   // ~19100 tokens + margin
+		{"big:32b", long, 32768},   // 24104 tokens with the reply, 27117 with the margin
 		{"small:1b", long, 8192},   // capped at the model's length
 		{"small:1b", "short prompt", 8192},
 	}

@@ -50,6 +50,14 @@ func main() {
 		}
 		return
 	}
+	if packsDir != "" {
+		// Made before the cases are built, so that a directory that cannot
+		// be is said at once, not after the first case's minutes.
+		if err := os.MkdirAll(packsDir, 0o755); err != nil {
+			fmt.Fprintf(os.Stderr, "realbugs: -packs: %v\n", err)
+			os.Exit(1)
+		}
+	}
 	cs, err := readCases(*cases)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "realbugs:", err)

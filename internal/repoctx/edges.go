@@ -53,6 +53,10 @@ type call struct {
 	// of several types a call x.Name() may mean, only theirs (when one
 	// is) are followed.
 	types map[string]bool
+	// handed marks types as the test's, handed on to a helper in a test
+	// file: the helper may call the method on a value of its own, so the
+	// other types' methods are followed too, one step further away.
+	handed bool
 }
 
 // testEdges follows test → code edges. From each failing test the query
@@ -300,16 +304,25 @@ func (r *Ranking) follow(into reach, module string, seen map[string]bool, queue 
 			ss := r.symbolsNamed(j, c.name)
 			w := c.weight * math.Pow(edgeDecay, float64(c.depth))
 			for _, s := range ss {
+				ws := w
 				if held && s.recv != "" && !c.types[s.recv] {
-					continue // another type's method of that name
+					if !c.handed {
+						continue // another type's method of that name
+					}
+					ws *= edgeDecay
 				}
 				if code {
-					into.at(j, s.decl, w)
+					into.at(j, s.decl, ws)
 				}
 				if c.depth+1 == edgeDepth {
 					continue
 				}
 				for _, n := range calls(c.dir, module, s, c.depth+1, c.weight) {
+					if !code && n.types == nil {
+						// A test's helper calls methods on what the
+						// test hands it: the test's types, most likely.
+						n.types, n.handed = c.types, true
+					}
 					if !seen[n.dir+":"+n.name] {
 						queue = append(queue, n)
 					}
@@ -700,8 +713,10 @@ func (r *Ranking) registry(dir string) map[string][]string {
 			if !r.goCode(f.i) {
 				continue
 			}
-			for _, m := range reRegistryEntry.FindAllSubmatch(f.src, -1) {
-				reg[string(m[1])] = append(reg[string(m[1])], string(m[2]))
+			for _, re := range []*regexp.Regexp{reRegistryEntry, reRegistryCall} {
+				for _, m := range re.FindAllSubmatch(f.src, -1) {
+					reg[string(m[1])] = append(reg[string(m[1])], string(m[2]))
+				}
 			}
 		}
 		r.registries[dir] = reg
@@ -715,4 +730,8 @@ var (
 	reKeyLiteral = regexp.MustCompile(`"([A-Za-z_][\w\-.]{0,30})"`)
 	// reRegistryEntry is a map literal's entry from a string to a name.
 	reRegistryEntry = regexp.MustCompile(`(?m)^\s*"([A-Za-z_][\w\-.]{0,30})"\s*:\s*([A-Za-z_]\w*)\s*,`)
+	// reRegistryCall is a statement that registers a name under a string:
+	// a call whose first argument is the string and whose last is the
+	// name (`Default.Add("uri", &u, isRequestURI)`).
+	reRegistryCall = regexp.MustCompile(`(?m)^\s*[A-Za-z_][\w.]*\(\s*"([A-Za-z_][\w\-.]{0,30})"\s*,[^\n]*?([A-Za-z_]\w*)\s*\)\s*$`)
 )

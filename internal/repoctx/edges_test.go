@@ -352,12 +352,17 @@ func TestEdgesResolveGoCallsToGoDefinitions(t *testing.T) {
 // calls Var(s, "url"), and Var finds the check in a map from tag to
 // function, so no call names isURL; the map's entry `"url": isURL,` is the
 // edge, and isURL (the fix, among look-alike checks) is packed.
+//
+// The same when the registry is filled by calls, Add("url", isURL): the
+// call's string and the name it registers are the edge.
 func TestBuildFollowsTheTestsStringsThroughARegistry(t *testing.T) {
-	repo, checks := tagRegistry(t, "url", "", "func isURL(s string) bool {\n\treturn len(s) > 100 // the bug\n}\n", map[string]string{
-		"check/check_test.go": "package check\n\nimport \"testing\"\n\nfunc TestLinks(t *testing.T) {\n\tfor i, s := range []string{\"https://a.example\"} {\n\t\tif !Var(s, \"url\") {\n\t\t\tt.Fatalf(\"Index: %d failed\", i)\n\t\t}\n\t}\n}\n",
-	})
-	failing := "--- FAIL: TestLinks (0.00s)\n    check_test.go:8: Index: 0 failed\nFAIL\nFAIL\texample.com/check\t0.002s\n"
-	mustPackFunc(t, build(t, repo, failing, 1500), "check/checks.go", checks, "isURL")
+	for _, key := range []string{"url", "add:url"} {
+		repo, checks := tagRegistry(t, key, "", "func isURL(s string) bool {\n\treturn len(s) > 100 // the bug\n}\n", map[string]string{
+			"check/check_test.go": "package check\n\nimport \"testing\"\n\nfunc TestLinks(t *testing.T) {\n\tfor i, s := range []string{\"https://a.example\"} {\n\t\tif !Var(s, \"url\") {\n\t\t\tt.Fatalf(\"Index: %d failed\", i)\n\t\t}\n\t}\n}\n",
+		})
+		failing := "--- FAIL: TestLinks (0.00s)\n    check_test.go:8: Index: 0 failed\nFAIL\nFAIL\texample.com/check\t0.002s\n"
+		mustPackFunc(t, build(t, repo, failing, 1500), "check/checks.go", checks, "isURL")
+	}
 }
 
 // TestBuildFollowsAReportsWordsThroughARegistry: a report names a check
@@ -449,14 +454,24 @@ func TestBuildSpendsLeftoverRoomOnTheTablesOfWhatItShows(t *testing.T) {
 // tagRegistry is a repository (with extra files) whose package check
 // finds a check by its tag in a map literal: 40 look-alike tags, and key
 // mapped to isURL. checks.go holds the map, first, the look-alikes' checks
-// and last; it is returned with the repository.
+// and last; it is returned with the repository. A key starting with "add:"
+// (the rest is the key) makes the map filled by calls instead, in init:
+// Add("tag0", isTag0).
 func tagRegistry(t *testing.T, key, first, last string, extra map[string]string) (repo, checks string) {
 	var b strings.Builder
-	b.WriteString("package check\n\nvar registry = map[string]func(string) bool{\n")
-	for k := range 40 {
-		fmt.Fprintf(&b, "\t\"tag%d\": isTag%d,\n", k, k)
+	if k, ok := strings.CutPrefix(key, "add:"); ok {
+		b.WriteString("package check\n\nvar registry = map[string]func(string) bool{}\n\n// Add registers the check f of a tag.\nfunc Add(tag string, f func(string) bool) { registry[tag] = f }\n\nfunc init() {\n")
+		for k := range 40 {
+			fmt.Fprintf(&b, "\tAdd(\"tag%d\", isTag%d)\n", k, k)
+		}
+		fmt.Fprintf(&b, "\tAdd(%q, isURL)\n}\n\n%s", k, first)
+	} else {
+		b.WriteString("package check\n\nvar registry = map[string]func(string) bool{\n")
+		for k := range 40 {
+			fmt.Fprintf(&b, "\t\"tag%d\": isTag%d,\n", k, k)
+		}
+		fmt.Fprintf(&b, "\t%q: isURL,\n}\n\n%s", key, first)
 	}
-	fmt.Fprintf(&b, "\t%q: isURL,\n}\n\n%s", key, first)
 	for k := range 40 {
 		fmt.Fprintf(&b, "// isTag%d reports whether s is a valid tag%d value.\nfunc isTag%d(s string) bool {\n\treturn len(s) > %d\n}\n\n", k, k, k, k)
 	}
@@ -576,5 +591,28 @@ func TestBuildFollowsAMethodsCallsOnItsReceiver(t *testing.T) {
 	failing := "--- FAIL: TestLookup (0.00s)\n    cache_test.go:8: Lookup(a) = 0, want 1\nFAIL\nFAIL\texample.com/kv\t0.002s\n"
 	for _, budget := range []int{1500, 2000, 2500, 3000} {
 		mustPackFunc(t, build(t, repo, failing, budget), "kv/decode.go", files["kv/decode.go"], "decode")
+	}
+}
+
+// TestBuildFollowsWhatATestHandsItsHelper: the failing test hands a URI
+// to its helper check, which calls UnmarshalText through an interface; of
+// the package's 41 UnmarshalText methods the helper most likely means the
+// URI's, whose callee validURI is the fix. The other 40 come one step
+// further away, and validURI before them.
+func TestBuildFollowsWhatATestHandsItsHelper(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package format\n\n")
+	for k := range 40 {
+		fmt.Fprintf(&b, "// Kind%d is a format of kind %d.\ntype Kind%d struct{ s string }\n\n// UnmarshalText reads a kind %d value.\nfunc (v *Kind%d) UnmarshalText(b []byte) error {\n\tif len(b) > %d {\n\t\treturn errTooLong\n\t}\n\tv.s = string(b)\n\treturn nil\n}\n\n", k, k, k, k, k, k+10)
+	}
+	b.WriteString("// URI is a format of URIs.\ntype URI struct{ s string }\n\n// UnmarshalText reads a URI.\nfunc (v *URI) UnmarshalText(b []byte) error {\n\tif !validURI(string(b)) {\n\t\treturn errTooLong\n\t}\n\tv.s = string(b)\n\treturn nil\n}\n\nfunc validURI(s string) bool {\n\treturn !strings.Contains(s, \"#@\") // the bug\n}\n")
+	code := b.String()
+	test := "package format\n\nimport \"testing\"\n\nfunc TestFormatURI(t *testing.T) {\n\tcheck(t, &URI{}, \"https://a.example#@frag\")\n}\n\nfunc check(t *testing.T, v interface{ UnmarshalText([]byte) error }, s string) {\n\tif err := v.UnmarshalText([]byte(s)); err != nil {\n\t\tt.Errorf(\"%q: %v\", s, err)\n\t}\n}\n"
+	repo := newRepo(t, map[string]string{"go.mod": "module example.com/format\n", "format/format.go": code, "format/format_test.go": test})
+	failing := "--- FAIL: TestFormatURI (0.00s)\n    format_test.go:11: \"https://a.example#@frag\": too long\nFAIL\nFAIL\texample.com/format\t0.002s\n"
+	for _, budget := range []int{800, 1200, 3000} {
+		t.Run(fmt.Sprint(budget), func(t *testing.T) {
+			mustPackFunc(t, build(t, repo, failing, budget), "format/format.go", code, "validURI")
+		})
 	}
 }

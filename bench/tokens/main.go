@@ -6,7 +6,7 @@
 // then the ratio to the highest of them per file (the estimate must be
 // above it for a pack that fits the budget to fit every model's window),
 // and how often the window the model client asks for (llm.NumCtx from
-// llm.EstimateTokens) would be too small or larger than needed for each
+// llm.WindowTokens) would be too small or larger than needed for each
 // file as a prompt.
 //
 //	ls /tmp/packs/*.txt | node bench/tokens/count.mjs > counts.jsonl
@@ -150,14 +150,26 @@ func report(name string, out io.Writer) error {
 // replyTokens is the reply room of a patch request (agent.patchReplyTokens).
 const replyTokens = 4096
 
+// pres are the pre-tokenizers (GGUF tokenizer.ggml.pre, which Ollama's
+// /api/show reports) of the tokenizers count.mjs counts with; the others'
+// models report one the client has no measure of.
+var pres = map[string]string{
+	"qwen2_5":      "qwen2",
+	"qwen3":        "qwen2",
+	"llama3":       "llama-bpe",
+	"deepseek_v3":  "deepseek-v3",
+	"mistral_nemo": "tekken",
+}
+
 // windows prints, per tokenizer, in how many files the window the model
-// client asks for (llm.NumCtx) is too small for the file as a prompt and a
-// reply of replyTokens, and in how many it is larger than the smallest it
-// could ask for (a power of two, as NumCtx asks): with the client's
-// estimate, and with its rule before it counted with tokens.Estimate (four
-// bytes a token). A window too small makes the server refuse the prompt
-// and the client ask again with the model's whole window: a reload, and all
-// of that memory; a window too large costs memory for nothing.
+// client asks for a model of that tokenizer (llm.NumCtx of
+// llm.WindowTokens) is too small for the file as a prompt and a reply of
+// replyTokens, and in how many it is larger than the smallest it could ask
+// for (a power of two, as NumCtx asks); now and with the client's rule
+// before it counted with tokens.Estimate (four bytes a token, an eighth
+// more). A window too small makes the server refuse the prompt and the
+// client ask again with the model's whole window: a reload, and all of
+// that memory; a window too large costs memory for nothing.
 func windows(rows []row, texts, tokenizers []string, out io.Writer) {
 	fmt.Fprintf(out, "num_ctx for each file as the prompt and a %d-token reply, against the tokenizer's count (files of %d):\n", replyTokens, len(rows))
 	fmt.Fprintf(out, "%-14s %10s %10s %16s %16s\n", "tokenizer", "too small", "too large", "before: small", "before: large")
@@ -169,9 +181,10 @@ func windows(rows []row, texts, tokenizers []string, out io.Writer) {
 			for least < need {
 				least *= 2
 			}
+			msgs := []llm.Message{{Role: "user", Content: texts[i]}}
 			for k, asked := range []int{
-				llm.NumCtx(llm.EstimateTokens([]llm.Message{{Role: "user", Content: texts[i]}}), replyTokens, 0),
-				llm.NumCtx((len(texts[i])+3)/4+4, replyTokens, 0),
+				llm.NumCtx(llm.WindowTokens(msgs, pres[t]), replyTokens, 0),
+				numCtxBefore((len(texts[i])+3)/4+4, replyTokens),
 			} {
 				switch {
 				case asked < need:
@@ -183,6 +196,18 @@ func windows(rows []row, texts, tokenizers []string, out io.Writer) {
 		}
 		fmt.Fprintf(out, "%-14s %10d %10d %16d %16d\n", t, n[0], n[1], n[2], n[3])
 	}
+}
+
+// numCtxBefore is the window the client asked for before: the prompt and
+// the reply, an eighth more, rounded up to a power of two.
+func numCtxBefore(prompt, reply int) int {
+	need := prompt + reply
+	need += need / 8
+	n := 2048
+	for n < need {
+		n *= 2
+	}
+	return n
 }
 
 func read(name string) ([]row, error) {

@@ -62,12 +62,12 @@ func TestReportRefusesStaleCounts(t *testing.T) {
 // the tokenizer's count and those it is larger than needed for, with the
 // client's estimate and with four bytes a token.
 func TestWindows(t *testing.T) {
-	// 37,000 letters: 10,572 tokens by tokens.Estimate, 9,250 by four bytes
-	// a token. With the reply, the margin and a template, the client asks
-	// 32,768 and the rule before 16,384. Counted at 14,000, the prompt needs
+	// 20,000 digits: 20,008 tokens by the client's count, 5,004 by four
+	// bytes a token. With the reply, the client asks 32,768, and the rule
+	// before (an eighth more) 16,384. Counted at 13,000, the prompt needs
 	// 32,768; at 100, 8,192.
-	texts := []string{strings.Repeat("x", 37000)}
-	rows := []row{{Path: "x.txt", Bytes: 37000, Counts: map[string]int{"a": 14000, "b": 100}}}
+	texts := []string{strings.Repeat("1234567890", 2000)}
+	rows := []row{{Path: "digits.txt", Bytes: 20000, Counts: map[string]int{"a": 13000, "b": 100}}}
 	var out strings.Builder
 	windows(rows, texts, []string{"a", "b"}, &out)
 	for _, want := range []string{

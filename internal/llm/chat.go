@@ -30,8 +30,9 @@ type Request struct {
 	// "json" (with its quotes). Empty: free text.
 	Format json.RawMessage
 	// NumCtx is the context window to ask for. 0: Chat chooses it with
-	// NumCtx from EstimateTokens(Messages), MaxReplyTokens (or
-	// DefaultReplyTokens) and the model's context length.
+	// NumCtx from WindowTokens(Messages, the model's tokenizer),
+	// MaxReplyTokens (or DefaultReplyTokens) and the model's context
+	// length.
 	NumCtx int
 	// MaxReplyTokens caps the reply (num_predict); 0: no cap.
 	MaxReplyTokens int
@@ -70,7 +71,7 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 	start := c.now()
 	numCtx := req.NumCtx
 	if numCtx <= 0 {
-		ctxLen, err := c.contextLengthOf(ctx, req.Model)
+		info, err := c.shownOf(ctx, req.Model)
 		if err != nil {
 			return nil, err
 		}
@@ -78,7 +79,7 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 		if reply <= 0 {
 			reply = DefaultReplyTokens
 		}
-		numCtx = NumCtx(EstimateTokens(req.Messages), reply, ctxLen)
+		numCtx = NumCtx(WindowTokens(req.Messages, info.Tokenizer), reply, info.ContextLength)
 	}
 	// The options map is written by hand: api.Options drops a zero
 	// temperature and seed (omitempty) and the server would use its
@@ -120,7 +121,8 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 	if errors.As(err, &re) && re.PromptTooLong() && req.NumCtx <= 0 {
 		// Our estimate was short: ask once more with the model's whole
 		// window. A num_ctx the caller chose (ollama.num_ctx) is kept.
-		if full, lerr := c.contextLengthOf(ctx, req.Model); lerr == nil && full > numCtx {
+		if info, lerr := c.shownOf(ctx, req.Model); lerr == nil && info.ContextLength > numCtx {
+			full := info.ContextLength
 			c.logf("ollama: chat %s: the prompt does not fit num_ctx %d; asking again with %d", req.Model, numCtx, full)
 			numCtx = full
 			options["num_ctx"] = numCtx

@@ -66,8 +66,8 @@ type Client struct {
 	onPhase  func(string, Phase)
 	seed     int
 
-	mu      sync.Mutex
-	ctxLens map[string]int // model -> context length, from /api/show
+	mu    sync.Mutex
+	shown map[string]ModelInfo // model -> what /api/show says of it
 }
 
 // New returns a Client for the Ollama server at host, a base URL such as
@@ -92,7 +92,7 @@ func New(host string, opts Options) (*Client, error) {
 		progress: opts.ProgressEvery,
 		onPhase:  opts.OnPhase,
 		seed:     opts.Seed,
-		ctxLens:  map[string]int{},
+		shown:    map[string]ModelInfo{},
 	}
 	if c.timeout <= 0 {
 		c.timeout = DefaultTimeout

@@ -19,6 +19,10 @@ type ModelInfo struct {
 	// ContextLength is the context window the model was trained with; 0 if
 	// the server does not say.
 	ContextLength int
+	// Tokenizer is the pre-tokenizer of the model's vocabulary
+	// (tokenizer.ggml.pre, e.g. "qwen2" or "llama-bpe"); "" if the server
+	// does not say.
+	Tokenizer string
 }
 
 // ModelInfo asks the server about model (/api/show, then /api/tags for the
@@ -33,9 +37,10 @@ func (c *Client) ModelInfo(ctx context.Context, model string) (*ModelInfo, error
 	if err != nil {
 		return nil, err
 	}
-	info := &ModelInfo{Name: model, Family: show.Details.Family, ContextLength: contextLength(show.ModelInfo)}
+	pre, _ := show.ModelInfo["tokenizer.ggml.pre"].(string)
+	info := &ModelInfo{Name: model, Family: show.Details.Family, ContextLength: contextLength(show.ModelInfo), Tokenizer: pre}
 	c.mu.Lock()
-	c.ctxLens[model] = info.ContextLength
+	c.shown[model] = *info
 	c.mu.Unlock()
 
 	var list *api.ListResponse
@@ -73,19 +78,20 @@ func contextLength(info map[string]any) int {
 	return 0
 }
 
-// contextLengthOf is the model's context length, asking the server once.
-func (c *Client) contextLengthOf(ctx context.Context, model string) (int, error) {
+// shownOf is what /api/show says of model, asking the server once: its
+// context length and its tokenizer.
+func (c *Client) shownOf(ctx context.Context, model string) (ModelInfo, error) {
 	c.mu.Lock()
-	n, ok := c.ctxLens[model]
+	info, ok := c.shown[model]
 	c.mu.Unlock()
 	if ok {
-		return n, nil
+		return info, nil
 	}
-	info, err := c.ModelInfo(ctx, model)
+	got, err := c.ModelInfo(ctx, model)
 	if err != nil {
-		return 0, err
+		return ModelInfo{}, err
 	}
-	return info.ContextLength, nil
+	return *got, nil
 }
 
 // withTag adds ":latest" to a model name without a tag, as the server does.

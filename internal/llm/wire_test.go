@@ -76,20 +76,26 @@ func TestChatChoosesNumCtx(t *testing.T) {
 	srv := ollamafake.New(t,
 		ollamafake.Model{Name: "big:32b", ContextLength: 131072},
 		ollamafake.Model{Name: "small:1b", Family: "llama", ContextLength: 8192},
+		ollamafake.Model{Name: "qwen:14b", ContextLength: 32768, Tokenizer: "qwen2"},
 	)
 	c, err := New(srv.URL, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	long := strings.Repeat("return nil\n", 5000) // 55000 bytes, 20000 tokens by tokens.Estimate
+	mid := strings.Repeat("return nil\n", 3500)
 	tests := []struct {
 		model, prompt string
 		want          int
 	}{
 		{"big:32b", "short", 8192}, // 4096 reply room + margin
-		{"big:32b", long, 32768},   // 24104 tokens with the reply, 27117 with the margin
+		{"big:32b", long, 32768},   // 24104 tokens with the reply
 		{"small:1b", long, 8192},   // capped at the model's length
 		{"small:1b", "short prompt", 8192},
+		// 14008 tokens by the count: 18104 with the reply; a Qwen
+		// tokenizer needs at most 11207 of its own, 15303 with the reply.
+		{"big:32b", mid, 32768},
+		{"qwen:14b", mid, 16384},
 	}
 	for _, tt := range tests {
 		srv.Script(tt.model, ollamafake.Text("ok"))

@@ -26,6 +26,9 @@ type Model struct {
 	Arch string
 	// ContextLength is the model's trained context window; 32768 if 0.
 	ContextLength int
+	// Tokenizer is tokenizer.ggml.pre in /api/show (the pre-tokenizer of
+	// the model's vocabulary, e.g. "qwen2"); not reported if empty.
+	Tokenizer string
 }
 
 // canonical is name with ":latest" added when it has no tag.
@@ -120,17 +123,21 @@ func (s *Server) handleShow(w http.ResponseWriter, r *http.Request) {
 	}
 	// The real server reports no digest here (that is /api/tags), and
 	// decodes numbers in model_info as float64 on the client side.
+	info := map[string]any{
+		"general.architecture":        m.Arch,
+		"general.parameter_count":     14770033664,
+		m.Arch + ".context_length":    m.ContextLength,
+		m.Arch + ".embedding_length":  5120,
+		m.Arch + ".block_count":       48,
+		"tokenizer.ggml.model":        "gpt2",
+		"tokenizer.ggml.eos_token_id": 151645,
+	}
+	if m.Tokenizer != "" {
+		info["tokenizer.ggml.pre"] = m.Tokenizer
+	}
 	writeJSON(w, http.StatusOK, api.ShowResponse{
-		Details: m.details(),
-		ModelInfo: map[string]any{
-			"general.architecture":        m.Arch,
-			"general.parameter_count":     14770033664,
-			m.Arch + ".context_length":    m.ContextLength,
-			m.Arch + ".embedding_length":  5120,
-			m.Arch + ".block_count":       48,
-			"tokenizer.ggml.model":        "gpt2",
-			"tokenizer.ggml.eos_token_id": 151645,
-		},
+		Details:    m.details(),
+		ModelInfo:  info,
 		Template:   "{{ .Prompt }}",
 		ModifiedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 	})

@@ -106,17 +106,22 @@ func (r *run) chat(ctx context.Context, c chatCall) (string, error) {
 }
 
 // fit drops the oldest exchanges after the fixed prefix until the prompt
-// and the reply fit the model's window; the prefix and the last message are
-// always kept. Cutting here, not at the server, keeps the front of the
+// and the reply fit the model's window, counted as the client sizes the
+// window (llm.WindowTokens); the prefix and the last message are always
+// kept. Cutting here, not at the server, keeps the front of the
 // prompt: Ollama silently drops the front of a prompt that does not fit.
 func (r *run) fit(msgs []llm.Message, maxReply int) []llm.Message {
 	window := r.window()
-	if window <= 0 || llm.EstimateTokens(msgs)+maxReply <= window {
+	tokenizer := ""
+	if r.info != nil {
+		tokenizer = r.info.Tokenizer
+	}
+	if window <= 0 || llm.WindowTokens(msgs, tokenizer)+maxReply <= window {
 		return msgs
 	}
 	fixed := min(r.fixed, len(msgs)-1)
 	out := append([]llm.Message(nil), msgs...)
-	for len(out) > fixed+1 && llm.EstimateTokens(out)+maxReply > window {
+	for len(out) > fixed+1 && llm.WindowTokens(out, tokenizer)+maxReply > window {
 		n := 2 // a user message and the reply to it
 		if len(out)-fixed-1 < n {
 			n = len(out) - fixed - 1

@@ -103,3 +103,17 @@ func TestFitKeepsThePrefixAndTheLastMessage(t *testing.T) {
 		t.Errorf("kept %d messages, want the newest exchange kept", len(got))
 	}
 }
+
+// fit counts as the client sizes the window: a Qwen model's window holds
+// more of the conversation than the count for any model says.
+func TestFitCountsByTheModelsTokenizer(t *testing.T) {
+	big := strings.Repeat("x", 4000) // 1143 tokens by the count, 915 for Qwen
+	msgs := []llm.Message{system("s"), user("prefix"), user(big), assistant(big), user(big), assistant(big), user("last")}
+	for tokenizer, want := range map[string]int{"": 5, "qwen2": 7} {
+		r := newRun(Job{})
+		r.fixed, r.info = 2, &llm.ModelInfo{ContextLength: 4500, Tokenizer: tokenizer}
+		if got := r.fit(msgs, 500); len(got) != want {
+			t.Errorf("tokenizer %q: kept %d messages of 7, want %d", tokenizer, len(got), want)
+		}
+	}
+}

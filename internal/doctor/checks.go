@@ -156,7 +156,11 @@ func (d *doctor) model(ctx context.Context, c *llm.Client, name, model string) {
 		if len(digest) > 12 {
 			digest = digest[:12]
 		}
-		d.r.pass(name, "%s present (digest %s), context length %d; agentfix will use up to %d tokens", model, digest, info.ContextLength, window)
+		sized := "windows sized by the token count for any model (its tokenizer was not measured)"
+		if llm.TokenizerMeasured(info.Tokenizer) {
+			sized = fmt.Sprintf("windows sized for its tokenizer (%s)", info.Tokenizer)
+		}
+		d.r.pass(name, "%s present (digest %s), context length %d; agentfix will use up to %d tokens, %s", model, digest, info.ContextLength, window, sized)
 	}
 }
 

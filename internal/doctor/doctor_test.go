@@ -65,7 +65,7 @@ func instant(ctx context.Context, d time.Duration) error { return ctx.Err() }
 // breaks one thing per case and checks the doctor names it, with a fix.
 func TestDoctorCatchesEachMisconfiguration(t *testing.T) {
 	ollama := ollamafake.New(t,
-		ollamafake.Model{Name: "qwen2.5-coder:14b", ContextLength: 32768},
+		ollamafake.Model{Name: "qwen2.5-coder:14b", ContextLength: 32768, Tokenizer: "qwen2"},
 		ollamafake.Model{Name: "tiny:1b", ContextLength: 4096},
 	)
 	ghGood, ghReadOnly := fakeGitHub(t, true), fakeGitHub(t, false)
@@ -157,6 +157,9 @@ func TestDoctorCatchesEachMisconfiguration(t *testing.T) {
 			if tt.failing == "" {
 				if !r.OK() {
 					t.Fatalf("want all checks to pass:\n%s", out.String())
+				}
+				if c := r.Find("model"); c == nil || !strings.Contains(c.Detail, "windows sized for its tokenizer (qwen2)") {
+					t.Errorf("the model check does not say the window is sized for the model's tokenizer:\n%s", out.String())
 				}
 				return
 			}

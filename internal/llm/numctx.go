@@ -77,3 +77,11 @@ func WindowTokens(msgs []Message, pre string) int {
 	}
 	return n
 }
+
+// TokenizerMeasured reports whether WindowTokens knows the pre-tokenizer
+// pre: whether windows for its models are sized for it, not by the count
+// for any model.
+func TokenizerMeasured(pre string) bool {
+	_, ok := estimatePerToken[pre]
+	return ok
+}

@@ -19,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -97,7 +98,7 @@ func report(name string, out io.Writer) error {
 	for _, e := range estimators {
 		fmt.Fprintf(out, "  %s/real", e.name)
 	}
-	fmt.Fprintln(out)
+	fmt.Fprintf(out, "  lowest of a file (%s)\n", estimators[0].name)
 	est := make([]int, len(estimators))
 	for k, e := range estimators {
 		for _, t := range texts {
@@ -105,15 +106,18 @@ func report(name string, out io.Writer) error {
 		}
 	}
 	for _, t := range tokenizers {
-		n := 0
-		for _, r := range rows {
+		n, lowest := 0, math.Inf(1)
+		for i, r := range rows {
 			n += r.Counts[t]
+			if r.Counts[t] > 0 {
+				lowest = min(lowest, float64(estimators[0].fn(texts[i]))/float64(r.Counts[t]))
+			}
 		}
 		fmt.Fprintf(out, "%-14s %10d %11.2f", t, n, float64(bytes)/float64(n))
 		for k, e := range estimators {
 			fmt.Fprintf(out, "  %*.3f", len(e.name)+5, float64(est[k])/float64(n))
 		}
-		fmt.Fprintln(out)
+		fmt.Fprintf(out, "  %*.3f\n", len(estimators[0].name)+18, lowest)
 	}
 	for k, e := range estimators {
 		type ratio struct {
@@ -177,14 +181,12 @@ func windows(rows []row, texts, tokenizers []string, out io.Writer) {
 		var n [4]int
 		for i, r := range rows {
 			need := r.Counts[t] + 5 + replyTokens // five tokens of a chat template
-			least := 2048
-			for least < need {
-				least *= 2
-			}
+			least := llm.NumCtx(need, 0, 0)
 			msgs := []llm.Message{{Role: "user", Content: texts[i]}}
+			before := (len(texts[i])+3)/4 + 4 + replyTokens // four bytes a token, then an eighth more
 			for k, asked := range []int{
 				llm.NumCtx(llm.WindowTokens(msgs, pres[t]), replyTokens, 0),
-				numCtxBefore((len(texts[i])+3)/4+4, replyTokens),
+				llm.NumCtx(before+before/8, 0, 0),
 			} {
 				switch {
 				case asked < need:
@@ -196,18 +198,6 @@ func windows(rows []row, texts, tokenizers []string, out io.Writer) {
 		}
 		fmt.Fprintf(out, "%-14s %10d %10d %16d %16d\n", t, n[0], n[1], n[2], n[3])
 	}
-}
-
-// numCtxBefore is the window the client asked for before: the prompt and
-// the reply, an eighth more, rounded up to a power of two.
-func numCtxBefore(prompt, reply int) int {
-	need := prompt + reply
-	need += need / 8
-	n := 2048
-	for n < need {
-		n *= 2
-	}
-	return n
 }
 
 func read(name string) ([]row, error) {

@@ -40,6 +40,15 @@ func TestReport(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
 	}
+	// The lowest ratio of a file per tokenizer, at the end of its row of
+	// ratios: one, 1/3 (b.txt); two, 1/1 (b.txt), below a.go's 10/6.
+	for _, line := range strings.Split(out.String(), "\n") {
+		for prefix, lowest := range map[string]string{"one ": "0.333", "two ": "1.000"} {
+			if strings.HasPrefix(line, prefix) && strings.Contains(line, ".") && !strings.HasSuffix(line, " "+lowest) {
+				t.Errorf("row %q does not end with the lowest ratio %s", line, lowest)
+			}
+		}
+	}
 }
 
 // A counts file whose texts changed since they were counted is refused.

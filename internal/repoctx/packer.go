@@ -41,7 +41,7 @@ const (
 	// parts of against each other; the rest are packed file by file.
 	partFiles = 12
 	// minBytesPerToken is more bytes than any source text has per token
-	// as tokens.Estimate counts (a run of letters is a token per three, a
+	// as tokens.Estimate counts (a run of letters two tokens per seven, a
 	// run of blanks one): a file of n bytes costs more than n/8 tokens.
 	minBytesPerToken = 8
 	// restShare is the most of the code budget the rest of a file may

@@ -31,7 +31,7 @@ func TestLookShowsWhatThePlanAsksFor(t *testing.T) {
 	ask := h.srv.Chats()[1].LastMessage()
 	for _, want := range []string{
 		lookHeader,
-		"## catalog/catalog.go (lines 39-42 of 502)\n 39\t// Item7 returns the price of item 7.\n 40\tfunc Item7() int {",
+		"## catalog/catalog.go (lines 39-42 of 502)\n39\t// Item7 returns the price of item 7.\n40\tfunc Item7() int {",
 		`price/price.go defines no function, method or type named "Nope"; it defines: Discount, Format`,
 		"## nothere/x.go: no such file in the repository",
 		"## price/price.go:90-99: the file has 15 lines; line 90 does not exist",

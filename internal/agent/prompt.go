@@ -19,7 +19,7 @@ You cannot run commands. You change code only by replying with edits, which are 
 Rules:
 - Change as little as needed to fix the problem. Do not reformat or rename unrelated code.
 - Do not change tests to make them pass unless the task asks for it.
-- The code you are shown has line numbers at the start of each line; they are not part of the files. Never write them in an edit.
+- The code you are shown has a gutter before each line: the line's number on the first line of each part and on every tenth line, then a tab. The gutter is not part of the files; never write it in an edit.
 - Write code as plain text, never inside JSON.`
 
 const instructionsPrompt = `

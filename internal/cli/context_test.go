@@ -71,8 +71,8 @@ func TestContextText(t *testing.T) {
 	if codeAt < 0 || sumAt < codeAt {
 		t.Errorf("calc/sum.go not packed whole after the map:\n%s", out)
 	}
-	if !strings.Contains(out, " 4\tfunc Sum(xs []int) int {\n") {
-		t.Errorf("no numbered line 4 with Sum:\n%s", out)
+	if !strings.Contains(out, "## calc/sum.go (lines 1-10 of 10)\n1\tpackage calc\n") || !strings.Contains(out, "\n\tfunc Sum(xs []int) int {\n") {
+		t.Errorf("calc/sum.go not shown from its numbered first line, with Sum:\n%s", out)
 	}
 	if strings.Contains(out, "vendor/") {
 		t.Errorf("vendored code packed:\n%s", out)

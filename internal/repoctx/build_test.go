@@ -238,8 +238,8 @@ func TestBuildFailingTest(t *testing.T) {
 	if !strings.Contains(p.Map, "func ParseDate(s string) (Date, error)") {
 		t.Errorf("the map lacks ParseDate's signature:\n%s", p.Map)
 	}
-	if !strings.Contains(p.Code, "13\tfunc ParseDate(s string) (Date, error) {") {
-		t.Errorf("the code lacks numbered lines of ParseDate:\n%s", p.Code)
+	if at := shownAt(p.Code, "func ParseDate(s string) (Date, error) {"); at != 13 {
+		t.Errorf("the code shows ParseDate at line %d, want 13:\n%s", at, p.Code)
 	}
 }
 
@@ -297,8 +297,8 @@ func TestBuildPacksTheRelevantPartOfABigFile(t *testing.T) {
 	if covers(f, 1, len(lines)-1) {
 		t.Errorf("the whole big file was packed into a 700-token budget: %v", f.Chunks)
 	}
-	if !strings.Contains(p.Code, fmt.Sprintf("%d\tfunc Normalize(key string) string {", decl)) {
-		t.Errorf("Normalize not shown with its line number %d:\n%s", decl, p.Code)
+	if at := shownAt(p.Code, "func Normalize(key string) string {"); at != decl {
+		t.Errorf("Normalize shown at line %d, want %d:\n%s", at, decl, p.Code)
 	}
 }
 

@@ -306,16 +306,32 @@ func costOf(p string, o *outline, chunks []Chunk) int {
 func renderChunks(p string, o *outline, chunks []Chunk) string {
 	var b strings.Builder
 	b.WriteString(chunkHeader(p, len(o.lines), chunks))
-	width := len(strconv.Itoa(len(o.lines)))
 	for k, c := range chunks {
 		if k > 0 {
 			b.WriteString(gapMarker)
 		}
 		for l := c.StartLine; l <= c.EndLine; l++ {
-			fmt.Fprintf(&b, "%*d\t%s\n", width, l, o.lines[l-1])
+			b.WriteString(codeLine(l, l == c.StartLine, o.lines[l-1]))
 		}
 	}
 	return b.String()
+}
+
+// numberEvery is how often a line of code shows its number. A chunk's
+// first line and every tenth line do; the others show only the gutter's
+// tab. The numbers are a ruler to read
+// positions by, and numbering every line took a fifth of a pack's tokens
+// (bench/realbugs/README.md).
+const numberEvery = 10
+
+// codeLine is line l of a file as the pack shows it: its number when it
+// is marked or a multiple of numberEvery, then a tab and the line. (The
+// tab aligns the code; padding the numbers would only cost tokens.)
+func codeLine(l int, marked bool, line string) string {
+	if marked || l%numberEvery == 0 {
+		return strconv.Itoa(l) + "\t" + line + "\n"
+	}
+	return "\t" + line + "\n"
 }
 
 func chunkHeader(p string, lines int, chunks []Chunk) string {

@@ -64,8 +64,8 @@ func TestLook(t *testing.T) {
 			t.Errorf("%s: %+v, want chunk %d-%d seen=%v", it.Request, it, w.chunk.StartLine, w.chunk.EndLine, w.seen)
 		}
 	}
-	if !strings.Contains(l.Text, "13\tfunc ParseDate(s string) (Date, error) {") {
-		t.Errorf("ParseDate not shown with line numbers:\n%s", l.Text)
+	if at := shownAt(l.Text, "func ParseDate(s string) (Date, error) {"); at != 13 {
+		t.Errorf("ParseDate shown at line %d, want 13:\n%s", at, l.Text)
 	}
 	if strings.Contains(l.Text, "TOKEN") {
 		t.Errorf("an untracked file was shown:\n%s", l.Text)
@@ -81,20 +81,20 @@ func TestLookBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// big/big.go does not fit 500 tokens: its outline is shown instead;
+	// big/big.go does not fit 400 tokens: its outline is shown instead;
 	// then the budget is used up.
-	l := ix.Look([]string{"big/big.go", "big/big.go:Normalize", "big/big.go:1-120"}, map[string][]Chunk{}, 500)
+	l := ix.Look([]string{"big/big.go", "big/big.go:Normalize", "big/big.go:1-120"}, map[string][]Chunk{}, 400)
 	if it := l.Items[0]; !it.Outline || !strings.Contains(l.Text, "3-8: func Step0(x int) int") || !strings.Contains(l.Text, " more)") {
 		t.Errorf("big file: %+v, want its outline, cut to fit\n%s", it, l.Text)
 	}
-	if it := l.Items[1]; it.Error != "" || !strings.Contains(l.Text, "151\tfunc Normalize(key string) string {") {
+	if it := l.Items[1]; it.Error != "" || shownAt(l.Text, "func Normalize(key string) string {") != 151 {
 		t.Errorf("Normalize: %+v\n%s", it, l.Text)
 	}
-	if l.Tokens > 500 || tokens.Estimate(l.Text) > 500 {
-		t.Errorf("look took %d tokens (text %d), over its budget of 500", l.Tokens, tokens.Estimate(l.Text))
+	if l.Tokens > 400 || tokens.Estimate(l.Text) > 400 {
+		t.Errorf("look took %d tokens (text %d), over its budget of 400", l.Tokens, tokens.Estimate(l.Text))
 	}
 	last := l.Items[len(l.Items)-1]
-	if !strings.Contains(last.Error, "look budget (500 tokens) is used up") {
+	if !strings.Contains(last.Error, "look budget (400 tokens) is used up") {
 		t.Errorf("last item %+v, want the budget refusal", last)
 	}
 }

@@ -2,12 +2,10 @@ package repoctx
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"path"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/agentfix/agentfix/internal/tokens"
@@ -534,15 +532,15 @@ func (o *outline) named(chunks []Chunk) []Chunk {
 // per-line counts (the estimate is subadditive), without rendering.
 func (r *Ranking) cost(i int, o *outline, chunks []Chunk) int {
 	if o.lineTokens == nil {
-		width := len(strconv.Itoa(len(o.lines)))
 		o.lineTokens = make([]int, len(o.lines))
 		for k, l := range o.lines {
-			o.lineTokens[k] = tokens.Estimate(fmt.Sprintf("%*d\t%s\n", width, k+1, l))
+			o.lineTokens[k] = tokens.Estimate(codeLine(k+1, false, l))
 		}
 	}
 	n := tokens.Estimate(r.sectionHeader(i, o, chunks)) + tokens.Estimate(gapMarker)*(len(chunks)-1)
 	for _, c := range chunks {
-		for l := c.StartLine; l <= c.EndLine; l++ {
+		n += tokens.Estimate(codeLine(c.StartLine, true, o.lines[c.StartLine-1]))
+		for l := c.StartLine + 1; l <= c.EndLine; l++ {
 			n += o.lineTokens[l-1]
 		}
 	}

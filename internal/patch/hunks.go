@@ -74,6 +74,20 @@ func placeHunks(t text, moved []int, e *edit, name string, ks []int, offset int)
 				}
 			}
 		}
+		// Lines copied from the code the prompt shows may keep its gutter:
+		// a line's number and a tab (see repoctx.codeLine). Without the
+		// numbers, the tab is an indentation that differs from the file's
+		// in one consistent way, which the indentation level below undoes.
+		gutter := false
+		if r.notFound() {
+			if gh, ok := stripLineNumbers(h); ok {
+				if g := locate(t.lines, gh.oldSide(), claimOf(&gh, offset, moved), spans); !g.failed {
+					*h, r, gutter = gh, g, true
+					pat = h.oldSide()
+					repairs = append(repairs, what+": removed the line numbers copied from the code shown")
+				}
+			}
+		}
 		// The reading by the header's counts is only trusted where the
 		// header's line number agrees too, as in a diff a tool wrote.
 		if a := h.alt; r.notFound() && a != nil && a.changes() && len(a.oldSide()) > 0 && len(c.at) > 0 {
@@ -97,7 +111,11 @@ func placeHunks(t text, moved []int, e *edit, name string, ks []int, offset int)
 		case levelIndent:
 			var ok bool
 			if rule, ok = fitReindent(h, t.lines[r.pos:r.pos+len(pat)]); !ok {
-				probs = append(probs, problem(e, k, name, fmt.Sprintf("its lines match at line %d only if indentation is ignored, and their indentation does not differ from the file's in one consistent way; copy the lines with the file's exact indentation", r.pos+1)))
+				msg := fmt.Sprintf("its lines match at line %d only if indentation is ignored, and their indentation does not differ from the file's in one consistent way; copy the lines with the file's exact indentation", r.pos+1)
+				if gutter {
+					msg = fmt.Sprintf("its lines match at line %d only without the gutter of the code shown (line numbers and a tab before each line), and not every line has it; write every line without the gutter, with the file's exact indentation", r.pos+1)
+				}
+				probs = append(probs, problem(e, k, name, msg))
 				continue
 			}
 			repairs = append(repairs, fmt.Sprintf("%s: matched at line %d ignoring indentation; indented the added lines the way the file is", what, r.pos+1))
@@ -193,6 +211,29 @@ func trimBlankEdges(h *hunk) (hunk, bool) {
 		return hunk{}, false
 	}
 	return hunk{claim: h.claim, claimLen: h.claimLen, lines: l, newNoEOL: h.newNoEOL, oldNoEOL: h.oldNoEOL}, true
+}
+
+// stripLineNumbers is h without the line numbers of the gutter the
+// prompt shows code with: a number then a tab on some lines, the tab alone
+// on the others. It applies only when h has that gutter: some line starts
+// with digits and a tab, and every line it must find in the file starts
+// with a tab or is blank.
+func stripLineNumbers(h *hunk) (hunk, bool) {
+	g := *h
+	g.alt = nil
+	g.lines = make([]hunkLine, len(h.lines))
+	numbered := false
+	for k, l := range h.lines {
+		text := l.text
+		if digits := len(text) - len(strings.TrimLeft(text, "0123456789")); digits > 0 && strings.HasPrefix(text[digits:], "\t") {
+			text, numbered = text[digits:], true
+		}
+		if l.op != '+' && !strings.HasPrefix(text, "\t") && strings.TrimSpace(text) != "" {
+			return hunk{}, false
+		}
+		g.lines[k] = hunkLine{op: l.op, text: text}
+	}
+	return g, numbered
 }
 
 // hunkName is how messages name hunk k of an edit.

@@ -225,9 +225,11 @@ func (r *Ranking) apiEdges(module string) {
 	// excludedIf,` in a map literal) names that function: a call no
 	// name shows. It is a focus, and its callees are followed as a
 	// named function's are.
-	words := make([]string, 0, len(r.q.symbols))
+	words := slices.Clone(r.q.quoted)
 	for w := range r.q.symbols {
-		words = append(words, w)
+		if !slices.Contains(words, w) {
+			words = append(words, w)
+		}
 	}
 	sort.Strings(words)
 	for _, dir := range dirs {

@@ -367,12 +367,15 @@ func TestBuildFollowsTheTestsStringsThroughARegistry(t *testing.T) {
 
 // TestBuildFollowsAReportsWordsThroughARegistry: a report names a check
 // by its tag (url_tag), which only a map literal ties to the function
-// that checks it (isURL), and the fault is in what that calls.
+// that checks it (isURL), and the fault is in what that calls. A tag that
+// is a plain word (weblink) counts where the report quotes it as code.
 func TestBuildFollowsAReportsWordsThroughARegistry(t *testing.T) {
-	repo, checks := tagRegistry(t, "url_tag", "func isURL(s string) bool {\n\treturn hostPart(s) != \"\"\n}\n\n",
-		"func hostPart(s string) string {\n\treturn s[:0] // the bug\n}\n", nil)
-	issue := "url_tag rejects every valid value\n\n`check.Var(\"https://a.example\", \"url_tag\")` returns false for a valid value.\n"
-	mustPackFunc(t, build(t, repo, issue, 1200), "check/checks.go", checks, "hostPart")
+	for _, tag := range []string{"url_tag", "weblink"} {
+		repo, checks := tagRegistry(t, tag, "func isURL(s string) bool {\n\treturn hostPart(s) != \"\"\n}\n\n",
+			"func hostPart(s string) string {\n\treturn s[:0] // the bug\n}\n", nil)
+		issue := "The " + tag + " tag rejects every valid value\n\n`check.Var(\"https://a.example\", \"" + tag + "\")` returns false for a valid value.\n"
+		mustPackFunc(t, build(t, repo, issue, 1200), "check/checks.go", checks, "hostPart")
+	}
 }
 
 // TestBuildFollowsATestsServerToItsHandler: a test that serves a router

@@ -3,6 +3,7 @@ package repoctx
 import (
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,6 +28,10 @@ type query struct {
 	dirs    []string           // package paths named in the text (FAIL lines, frames)
 	pkgs    []string           // package names of pkg.Name selectors in the text
 	terms   []qterm            // lexical terms, by weight, at most maxTerms
+	// quoted are the plain words the text quotes as code (`port`,
+	// validate:"port") that are no symbols: a tag, a key or a command a
+	// registry may map to a function (see apiEdges).
+	quoted []string
 }
 
 type pathHint struct {
@@ -152,6 +157,8 @@ func parseQuery(text string) *query {
 		for _, id := range reIdent.FindAllString(inner, -1) {
 			if codeLike(id) {
 				addSym(id, medium)
+			} else if len(id) >= 2 && !stopword(strings.ToLower(id)) && !slices.Contains(q.quoted, id) {
+				q.quoted = append(q.quoted, id)
 			}
 		}
 	}

@@ -74,21 +74,37 @@ const gapMarker = "...\n"
 // output names, the functions the failing tests reach, the symbols it
 // names) in every candidate file, so that several files' relevant
 // functions come before any one file's full text; then, with what is left,
-// each file whole when small, else its other relevant definitions.
+// each file whole when small, else its other relevant definitions. The
+// map's outlines then leave out the signatures the code shows, and the
+// code is chosen again in the room that frees.
 func (r *Ranking) Pack(ctx context.Context, opts Options) (*Pack, error) {
 	budget := opts.Budget
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
 	p := &Pack{RepoFiles: r.indexed, Files: []File{}}
+	limit := int(float64(budget) * mapShare)
 	var room int
-	p.Map, room = r.repoMap(int(float64(budget) * mapShare))
-	mapTokens := tokens.Estimate(p.Map)
+	p.Map, room = r.repoMap(limit, nil)
 	left := budget - room - tokens.Estimate(codeHeader)
 	if left > 0 && len(r.order) > 0 {
 		files, err := r.choose(ctx, left)
 		if err != nil {
 			return nil, err
+		}
+		// The map need not repeat the signatures the code shows; the
+		// room that frees is code's, when the code chosen with it
+		// leaves the map no dearer.
+		m, mroom := r.repoMap(limit, shownBy(files))
+		p.Map = m
+		if mroom < room {
+			more, err := r.choose(ctx, budget-mroom-tokens.Estimate(codeHeader))
+			if err != nil {
+				return nil, err
+			}
+			if m2, room2 := r.repoMap(limit, shownBy(more)); room2 <= mroom {
+				files, p.Map = more, m2
+			}
 		}
 		var code strings.Builder
 		code.WriteString(codeHeader)
@@ -103,8 +119,17 @@ func (r *Ranking) Pack(ctx context.Context, opts Options) (*Pack, error) {
 			p.Code = code.String()
 		}
 	}
-	p.TokensUsed = mapTokens + tokens.Estimate(p.Code)
+	p.TokensUsed = tokens.Estimate(p.Map) + tokens.Estimate(p.Code)
 	return p, nil
+}
+
+// shownBy is the chunks of each file chosen.
+func shownBy(files []chosen) map[int][]Chunk {
+	m := make(map[int][]Chunk, len(files))
+	for _, f := range files {
+		m[f.i] = f.chunks
+	}
+	return m
 }
 
 // chosen is the chunks of file i that the packer chose.

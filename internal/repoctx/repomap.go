@@ -3,7 +3,9 @@ package repoctx
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/agentfix/agentfix/internal/tokens"
@@ -24,7 +26,11 @@ const (
 // returns the map and the room the code must leave it: what the map costs
 // before the best file's outline names its other definitions, which take
 // the room of the last outlines (so the names change no code packed).
-func (r *Ranking) repoMap(limit int) (string, int) {
+//
+// With shown (file -> the chunks the code shows), the same outlines leave
+// out the signatures the code shows: what the model reads below needs no
+// line in the map. The room is then what the map costs.
+func (r *Ranking) repoMap(limit int, shown map[int][]Chunk) (string, int) {
 	var b strings.Builder
 	head := fmt.Sprintf("# Repository map (%d files indexed)\n", r.indexed)
 	if tokens.Estimate(head) > limit {
@@ -71,10 +77,34 @@ func (r *Ranking) repoMap(limit int) (string, int) {
 			parts[0].text = named
 		}
 	}
-	for _, p := range parts {
-		b.WriteString(p.text)
+	if shown == nil {
+		for _, p := range parts {
+			b.WriteString(p.text)
+		}
+		return b.String(), used
 	}
-	return b.String(), used
+	for _, p := range parts {
+		b.WriteString(unshown(p.text, shown[p.i]))
+	}
+	return b.String(), tokens.Estimate(b.String())
+}
+
+// unshown is a file's outline (see fileOutline) without the signatures
+// whose line the chunks show; nothing when only its header is left.
+func unshown(text string, chunks []Chunk) string {
+	lines := strings.SplitAfter(text, "\n")
+	out := lines[:1]
+	for _, l := range lines[1:] {
+		num, _, ok := strings.Cut(l, ": ")
+		if n, err := strconv.Atoi(num); l == "" || ok && err == nil && slices.ContainsFunc(chunks, func(c Chunk) bool { return c.StartLine <= n && n <= c.EndLine }) {
+			continue
+		}
+		out = append(out, l)
+	}
+	if len(out) == 1 {
+		return ""
+	}
+	return strings.Join(out, "")
 }
 
 // layout lists directories with their file counts, as deep as fits.

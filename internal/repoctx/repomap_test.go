@@ -1,0 +1,50 @@
+package repoctx
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/agentfix/agentfix/internal/tokens"
+)
+
+// TestMapLeavesOutTheSignaturesTheCodeShows: the map outlines the rest of
+// a file the code shows in part (the definitions the code leaves out),
+// not what the model reads below it; the room that frees is the code's.
+func TestMapLeavesOutTheSignaturesTheCodeShows(t *testing.T) {
+	repo := newRepo(t, fixtureFiles())
+	query := "big: Normalize returns the key unchanged when it is lower case"
+	for _, budget := range []int{2500, 4000} {
+		p := build(t, repo, query, budget)
+		f := fileOf(p, "big/big.go")
+		if f == nil || covers(f, 1, strings.Count(fixtureFiles()["big/big.go"], "\n")) {
+			t.Fatalf("budget %d: big/big.go not packed in part: %+v", budget, f)
+		}
+		_, sec, ok := strings.Cut(p.Map, "## big/big.go")
+		if !ok {
+			t.Fatalf("budget %d: the map does not outline big/big.go:\n%s", budget, p.Map)
+		}
+		sec, _, _ = strings.Cut(sec, "\n## ")
+		listed := 0
+		for _, l := range strings.Split(sec, "\n")[1:] {
+			num, sig, ok := strings.Cut(l, ": ")
+			n, err := strconv.Atoi(num)
+			if !ok || err != nil {
+				continue
+			}
+			listed++
+			if covers(f, n, n) {
+				t.Errorf("budget %d: the map lists %q, which the code shows (chunks %v)", budget, sig, f.Chunks)
+			}
+		}
+		if listed == 0 {
+			t.Errorf("budget %d: the map outlines none of big/big.go's other definitions:\n%s", budget, p.Map)
+		}
+		if strings.Contains(p.Map, "func Normalize(") {
+			t.Errorf("budget %d: the map repeats Normalize, which the code shows:\n%s", budget, p.Map)
+		}
+		if n := tokens.Estimate(p.Text()); n > budget || p.TokensUsed > budget {
+			t.Errorf("budget %d: the pack takes %d tokens (TokensUsed %d)", budget, n, p.TokensUsed)
+		}
+	}
+}

@@ -93,8 +93,8 @@ func (r *Ranking) Pack(ctx context.Context, opts Options) (*Pack, error) {
 			return nil, err
 		}
 		// The map need not repeat the signatures the code shows; the
-		// room that frees is code's, when the code chosen with it
-		// leaves the map no dearer.
+		// room that frees is code's, when the code chosen with it and
+		// the map it leaves still fit.
 		m, mroom := r.repoMap(limit, shownBy(files))
 		p.Map = m
 		if mroom < room {
@@ -102,7 +102,7 @@ func (r *Ranking) Pack(ctx context.Context, opts Options) (*Pack, error) {
 			if err != nil {
 				return nil, err
 			}
-			if m2, room2 := r.repoMap(limit, shownBy(more)); room2 <= mroom {
+			if m2, room2 := r.repoMap(limit, shownBy(more)); room2+chosenCost(more)+tokens.Estimate(codeHeader) <= budget {
 				files, p.Map = more, m2
 			}
 		}
@@ -121,6 +121,15 @@ func (r *Ranking) Pack(ctx context.Context, opts Options) (*Pack, error) {
 	}
 	p.TokensUsed = tokens.Estimate(p.Map) + tokens.Estimate(p.Code)
 	return p, nil
+}
+
+// chosenCost is what the files chosen cost at most (see cost).
+func chosenCost(files []chosen) int {
+	n := 0
+	for _, f := range files {
+		n += f.tokens
+	}
+	return n
 }
 
 // shownBy is the chunks of each file chosen.

@@ -448,9 +448,9 @@ func TestSymbolScoresAreTheSameEveryTime(t *testing.T) {
 	i := slices.Index(r.ix.paths, "conv_test.go")
 	o := r.outlineOf(i)
 	for _, names := range []bool{false, true} {
-		want := r.fileOutline(i, o, names)
+		want := r.fileOutline(i, o, names, nil)
 		for run := range 100 {
-			if got := r.fileOutline(i, o, names); got != want {
+			if got := r.fileOutline(i, o, names, nil); got != want {
 				t.Fatalf("names %v, run %d listed other definitions:\n%s\n---\n%s", names, run, got, want)
 			}
 		}

@@ -319,9 +319,8 @@ func renderChunks(p string, o *outline, chunks []Chunk) string {
 
 // numberEvery is how often a line of code shows its number. A chunk's
 // first line and every tenth line do; the others show only the gutter's
-// tab. The numbers are a ruler to read
-// positions by, and numbering every line took a fifth of a pack's tokens
-// (bench/realbugs/README.md).
+// tab. The numbers are a ruler to read positions by; numbering every line
+// took up to a fifth of a pack's tokens (bench/realbugs/README.md).
 const numberEvery = 10
 
 // codeLine is line l of a file as the pack shows it: its number when it

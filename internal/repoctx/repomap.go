@@ -5,7 +5,6 @@ import (
 	"path"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/agentfix/agentfix/internal/tokens"
@@ -43,9 +42,10 @@ func (r *Ranking) repoMap(limit int, shown map[int][]Chunk) (string, int) {
 		used += tokens.Estimate(layout)
 	}
 	type part struct {
-		i    int
-		o    *outline
-		text string
+		i     int
+		o     *outline
+		names bool // the outline names the definitions past its signatures
+		text  string
 	}
 	var parts []part
 	for k, i := range r.order {
@@ -56,16 +56,16 @@ func (r *Ranking) repoMap(limit int, shown map[int][]Chunk) (string, int) {
 		if o == nil || len(o.syms) == 0 {
 			continue
 		}
-		text := r.fileOutline(i, o, false)
+		text := r.fileOutline(i, o, false, nil)
 		if n := tokens.Estimate(text); used+n <= limit {
-			parts = append(parts, part{i, o, text})
+			parts = append(parts, part{i, o, false, text})
 			used += n
 		}
 	}
 	// The best file's outline also names the definitions its signatures
 	// leave out, in the room of the last outlines.
 	if len(parts) > 0 && parts[0].i == r.order[0] {
-		named := r.fileOutline(parts[0].i, parts[0].o, true)
+		named := r.fileOutline(parts[0].i, parts[0].o, true, nil)
 		extra := tokens.Estimate(named) - tokens.Estimate(parts[0].text)
 		keep, freed := len(parts), 0
 		for freed < extra && keep > 1 {
@@ -74,7 +74,7 @@ func (r *Ranking) repoMap(limit int, shown map[int][]Chunk) (string, int) {
 		}
 		if extra > 0 && freed >= extra {
 			parts = parts[:keep]
-			parts[0].text = named
+			parts[0].names, parts[0].text = true, named
 		}
 	}
 	if shown == nil {
@@ -84,27 +84,9 @@ func (r *Ranking) repoMap(limit int, shown map[int][]Chunk) (string, int) {
 		return b.String(), used
 	}
 	for _, p := range parts {
-		b.WriteString(unshown(p.text, shown[p.i]))
+		b.WriteString(r.fileOutline(p.i, p.o, p.names, shown[p.i]))
 	}
 	return b.String(), tokens.Estimate(b.String())
-}
-
-// unshown is a file's outline (see fileOutline) without the signatures
-// whose line the chunks show; nothing when only its header is left.
-func unshown(text string, chunks []Chunk) string {
-	lines := strings.SplitAfter(text, "\n")
-	out := lines[:1]
-	for _, l := range lines[1:] {
-		num, _, ok := strings.Cut(l, ": ")
-		if n, err := strconv.Atoi(num); l == "" || ok && err == nil && slices.ContainsFunc(chunks, func(c Chunk) bool { return c.StartLine <= n && n <= c.EndLine }) {
-			continue
-		}
-		out = append(out, l)
-	}
-	if len(out) == 1 {
-		return ""
-	}
-	return strings.Join(out, "")
 }
 
 // layout lists directories with their file counts, as deep as fits.
@@ -145,8 +127,10 @@ func (r *Ranking) layout(limit int) string {
 
 // fileOutline lists file i's most relevant symbols in source order; with
 // names, up to mapNamesPerFile of the next most relevant by name after
-// them, so that a model can ask the look step for them.
-func (r *Ranking) fileOutline(i int, o *outline, names bool) string {
+// them, so that a model can ask the look step for them. A signature whose
+// line the shown chunks hold (the code the pack shows of the file) is left
+// out, and the whole outline when nothing else is left.
+func (r *Ranking) fileOutline(i int, o *outline, names bool, shown []Chunk) string {
 	syms, named := o.syms, []string(nil)
 	if len(syms) > mapSymbolsPerFile {
 		type scored struct {
@@ -191,22 +175,26 @@ func (r *Ranking) fileOutline(i int, o *outline, names bool) string {
 		}
 		syms = picked
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "## %s", r.ix.paths[i])
-	if o.pkg != "" {
-		fmt.Fprintf(&b, " (package %s)", o.pkg)
-	}
-	b.WriteString("\n")
+	var lines strings.Builder
 	for _, s := range syms {
-		fmt.Fprintf(&b, "%d: %s\n", s.decl, s.sig)
+		if !slices.ContainsFunc(shown, func(c Chunk) bool { return c.StartLine <= s.decl && s.decl <= c.EndLine }) {
+			fmt.Fprintf(&lines, "%d: %s\n", s.decl, s.sig)
+		}
 	}
 	switch more := len(o.syms) - len(syms); {
 	case more > 0 && len(named) > 0:
-		fmt.Fprintf(&b, "(%d more, among them %s)\n", more, strings.Join(named, ", "))
+		fmt.Fprintf(&lines, "(%d more, among them %s)\n", more, strings.Join(named, ", "))
 	case more > 0:
-		fmt.Fprintf(&b, "(%d more)\n", more)
+		fmt.Fprintf(&lines, "(%d more)\n", more)
 	}
-	return b.String()
+	if lines.Len() == 0 {
+		return "" // the code shows all of it
+	}
+	head := "## " + r.ix.paths[i]
+	if o.pkg != "" {
+		head += " (package " + o.pkg + ")"
+	}
+	return head + "\n" + lines.String()
 }
 
 func isExported(name string) bool { return name != "" && isUpper(name[0]) }

@@ -2,6 +2,7 @@ package repoctx
 
 import (
 	"bytes"
+	"context"
 	"go/ast"
 	"go/parser"
 	"go/printer"
@@ -9,8 +10,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // outline is the symbols of one file, in source order. Only candidates are
@@ -62,13 +66,51 @@ func (r *Ranking) outlineOf(i int) *outline {
 	if o, ok := r.outline[i]; ok {
 		return o
 	}
-	src, err := os.ReadFile(filepath.Join(r.ix.root, r.ix.paths[i]))
-	var o *outline
-	if err == nil {
-		o = outlineFile(r.ix.paths[i], src)
-	}
+	o := r.readOutline(i)
 	r.outline[i] = o
 	return o
+}
+
+// readOutline reads and outlines file i (nil when it cannot be read).
+func (r *Ranking) readOutline(i int) *outline {
+	src, err := os.ReadFile(filepath.Join(r.ix.root, r.ix.paths[i]))
+	if err != nil {
+		return nil
+	}
+	return outlineFile(r.ix.paths[i], src)
+}
+
+// outlineAll outlines the files is that are not outlined yet, in
+// parallel: a caller that will need most of them saves the wall time of
+// parsing them one by one (the packer's largest cost).
+func (r *Ranking) outlineAll(ctx context.Context, is []int) {
+	var todo []int
+	for _, i := range is {
+		if _, ok := r.outline[i]; !ok {
+			todo = append(todo, i)
+		}
+	}
+	out := make([]*outline, len(todo))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(todo)) {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				k := int(next.Add(1) - 1)
+				if k >= len(todo) {
+					return
+				}
+				out[k] = r.readOutline(todo[k])
+			}
+		})
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return // left to outlineOf, which the caller's own check stops
+	}
+	for k, i := range todo {
+		r.outline[i] = out[k]
+	}
 }
 
 // outlineFile outlines src: with go/parser for Go, by definition lines for

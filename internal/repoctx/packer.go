@@ -88,6 +88,10 @@ func (r *Ranking) Pack(ctx context.Context, opts Options) (*Pack, error) {
 	p.Map, room = r.repoMap(limit, nil)
 	left := budget - room - tokens.Estimate(codeHeader)
 	if left > 0 && len(r.order) > 0 {
+		// choose parses nearly every code file it tries (parts ranks
+		// their definitions): all at once, on every core.
+		tried, _ := r.tried()
+		r.outlineAll(ctx, tried)
 		files, err := r.choose(ctx, left)
 		if err != nil {
 			return nil, err
@@ -153,21 +157,13 @@ type chosen struct {
 func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 	codeBudget := left
 	top := r.score[r.order[0]]
-	var files []*chosen // outlined only when needed: parsing is the cost
-	// docs are the documentation files, packed last: the fix is in the
-	// code, not in the prose that shares the query's words (which often
-	// outranks it). For a report (no failing tests) text files too: API
-	// dumps, changelogs and test data that repeat its words.
-	var docs []*chosen
-	for rank, i := range r.order {
-		if rank == maxTried || r.score[i] < minRelScore*top {
-			break
-		}
-		if p := r.ix.paths[i]; isDoc(p) || len(r.q.tests) == 0 && isText(p) {
-			docs = append(docs, &chosen{i: i})
-			continue
-		}
+	code, prose := r.tried()
+	var files, docs []*chosen
+	for _, i := range code {
 		files = append(files, &chosen{i: i})
+	}
+	for _, i := range prose {
+		docs = append(docs, &chosen{i: i})
 	}
 	// share is the most of the code budget one file may take: the best
 	// file most of it, the others a third each, so that several
@@ -310,6 +306,27 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 		}
 	}
 	return out, nil
+}
+
+// tried returns the files choose tries, in rank order: the code (and
+// tests) first, then the documentation files, packed last: the fix is in
+// the code, not in the prose that shares the query's words (which often
+// outranks it). For a report (no failing tests) text files count as
+// documentation too: API dumps, changelogs and test data that repeat its
+// words.
+func (r *Ranking) tried() (code, docs []int) {
+	top := r.score[r.order[0]]
+	for rank, i := range r.order {
+		if rank == maxTried || r.score[i] < minRelScore*top {
+			break
+		}
+		if p := r.ix.paths[i]; isDoc(p) || len(r.q.tests) == 0 && isText(p) {
+			docs = append(docs, i)
+			continue
+		}
+		code = append(code, i)
+	}
+	return code, docs
 }
 
 // isDoc reports whether p is a documentation file (Markdown and the like).

@@ -14,11 +14,12 @@ import (
 )
 
 const lookPlan = `{"files": ["price/price.go", "catalog/catalog.go"], "steps": ["In Discount, divide by 100 instead of 10.", "Item9 stays as it is."],
- "look": ["catalog/catalog.go:Item7", "price/price.go:Nope", "nothere/x.go", "price/price.go:90-99", "main.go:1-3", "price/price.go", "main.go:7-12"]}`
+ "look": ["` + "`Item7`" + `", "price/price.go:Nope", "nothere/x.go", "price/price.go:90-99", "main.go:1-3", "price/price.go", "main.go:7-12"]}`
 
 // TestLookShowsWhatThePlanAsksFor: between the plan and the edit, the model
-// is shown the definitions its plan names and what it asked to see, with a
-// precise answer for what does not exist, bounded, recorded and replayed.
+// is shown the definitions its plan names and what it asked to see (a
+// name without its file too), with a precise answer for what does not
+// exist, bounded, recorded and replayed.
 func TestLookShowsWhatThePlanAsksFor(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, "shop")

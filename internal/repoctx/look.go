@@ -119,27 +119,33 @@ func (ix *Index) Look(requests []string, shown map[string][]Chunk, budget int) *
 // without, the answer may cost more than limit.
 func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bool) (LookItem, string) {
 	item := LookItem{Request: req}
-	file, what := req, ""
-	if i := strings.LastIndexByte(req, ':'); i > 0 {
-		file, what = req[:i], strings.TrimSpace(req[i+1:])
-	}
+	file, what := splitRequest(normalizeRequest(req))
 	p, why := ix.resolve(file)
+	if why != "" {
+		if what != "" || !isName(file) {
+			item.Error = why
+			return item, ""
+		}
+		// A name without its file: the file that defines it.
+		what = cleanName(file)
+		var several []string
+		switch p, several = ix.definer(what, ""); {
+		case len(several) > 0:
+			item.Error = fmt.Sprintf("%q is defined in %s; ask for FILE:NAME", what, fileList(several))
+			return item, ""
+		case p == "":
+			item.Error = fmt.Sprintf("%s; and no file defines a function, method or type named %q", why, what)
+			return item, ""
+		}
+	}
+	item.Path = p
+	o, why := ix.outlineOf(p)
 	if why != "" {
 		item.Error = why
 		return item, ""
 	}
-	item.Path = p
-	src, err := os.ReadFile(filepath.Join(ix.root, filepath.FromSlash(p)))
-	switch {
-	case err != nil:
-		item.Error = "cannot be read: " + err.Error()
-		return item, ""
-	case len(src) > maxFileBytes || bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0:
-		item.Error = "not shown: a binary or huge file"
-		return item, ""
-	}
-	o := outlineFile(p, src)
 	var chunks []Chunk
+	note := ""
 	switch {
 	case what == "":
 		whole := []Chunk{span(1, max(1, len(o.lines)))}
@@ -163,31 +169,187 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 		}
 		chunks = []Chunk{span(lo, hi)}
 	default:
-		chunks = o.symbolChunks(what)
-		if len(chunks) == 0 {
+		what = cleanName(what)
+		if chunks = o.symbolChunks(what); len(chunks) > 0 {
+			break
+		}
+		// Not in the file named: the one file that defines it, if any.
+		other, several := ix.definer(what, p)
+		if other == "" {
 			item.Error = fmt.Sprintf("%s defines no function, method or type named %q; it defines: %s", p, what, o.listNames())
+			if len(several) > 0 {
+				item.Error += fmt.Sprintf("; %q is defined in %s", what, fileList(several))
+			}
 			return item, ""
 		}
+		if o, why = ix.outlineOf(other); why != "" {
+			item.Error = why
+			return item, ""
+		}
+		note = fmt.Sprintf("\n(%s: %s defines no %s; %s does)", req, p, what, other)
+		p, item.Path, chunks = other, other, o.symbolChunks(what)
 	}
 	rest := unseen(chunks, shown[p])
 	if len(rest) == 0 {
 		item.Seen, item.Chunks = true, o.named(chunks)
-		return item, fmt.Sprintf("\n## %s: lines %s are shown above\n", req, spans(chunks))
+		return item, fmt.Sprintf("\n## %s: lines %s of %s are shown above\n", req, spans(chunks), p)
 	}
-	if !cut || costOf(p, o, rest) <= limit {
+	if !cut || tokens.Estimate(note)+costOf(p, o, rest) <= limit {
 		item.Chunks = o.named(rest)
-		return item, renderChunks(p, o, rest)
+		return item, note + renderChunks(p, o, rest)
 	}
-	note := func(out []Chunk) string {
+	omitted := func(out []Chunk) string {
 		return fmt.Sprintf("(lines %s not shown: the look budget is used up)\n", spans(out))
 	}
-	head, out := headWithin(p, o, rest, limit, note)
+	head, out := headWithin(p, o, rest, limit-tokens.Estimate(note), omitted)
 	if head == nil {
 		item.Error = "not shown: the look budget is used up" // Look says how large the budget is
 		return item, ""
 	}
 	item.Chunks, item.Omitted = o.named(head), spans(out)
-	return item, renderChunks(p, o, head) + note(out)
+	return item, note + renderChunks(p, o, head) + omitted(out)
+}
+
+// outlineOf reads and outlines indexed file p for a look, or says why it
+// cannot be shown.
+func (ix *Index) outlineOf(p string) (*outline, string) {
+	src, why := ix.readShown(p)
+	if why != "" {
+		return nil, why
+	}
+	return outlineFile(p, src), ""
+}
+
+// readShown reads indexed file p for a look, or says why it cannot be
+// shown.
+func (ix *Index) readShown(p string) ([]byte, string) {
+	src, err := os.ReadFile(filepath.Join(ix.root, filepath.FromSlash(p)))
+	switch {
+	case err != nil:
+		return nil, "cannot be read: " + err.Error()
+	case len(src) > maxFileBytes || bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0:
+		return nil, "not shown: a binary or huge file"
+	}
+	return src, ""
+}
+
+// splitRequest splits FILE:WHAT at its last colon (WHAT is "" for FILE).
+func splitRequest(req string) (file, what string) {
+	if i := strings.LastIndexByte(req, ':'); i > 0 {
+		return req[:i], strings.TrimSpace(req[i+1:])
+	}
+	return req, ""
+}
+
+// normalizeRequest undoes the ways models dress a request up: quotes or
+// backquotes around it, a GitHub line anchor (file.go#L120-L180) and an
+// L before line numbers (file.go:L120-L180) become FILE:START-END.
+func normalizeRequest(req string) string {
+	req = strings.Trim(strings.TrimSpace(req), "`'\"")
+	if file, anchor, ok := strings.Cut(req, "#L"); ok {
+		req = file + ":L" + anchor
+	}
+	if file, what := splitRequest(req); strings.HasPrefix(what, "L") {
+		if lines := strings.ReplaceAll(what[1:], "-L", "-"); isRange(lines) {
+			req = file + ":" + lines
+		}
+	}
+	return req
+}
+
+// reName is a definition's name as a model may write it: Name,
+// Type.Method, pkg.Name, (*Type).Method, with "func " or "()" around.
+var reName = regexp.MustCompile(`^(func )?(\(\*?[A-Za-z_]\w*\)\.|[A-Za-z_]\w*\.)?[A-Za-z_]\w*(\(\))?$`)
+
+// isName reports whether a request that names no file names a
+// definition: not a path (no slash, no extension of a source, document
+// or configuration file).
+func isName(s string) bool {
+	if strings.Contains(s, "/") || !reName.MatchString(s) {
+		return false
+	}
+	ext := strings.ToLower(path.Ext(s))
+	return !messageLangs[ext] && !isDoc(s) && !configExts[ext]
+}
+
+// configExts are extensions of files a request names more often than
+// a method of that name.
+var configExts = map[string]bool{
+	".txt": true, ".json": true, ".yaml": true, ".yml": true, ".toml": true, ".mod": true,
+	".sum": true, ".sh": true, ".html": true, ".css": true, ".xml": true, ".cfg": true, ".ini": true,
+}
+
+// cleanName turns the ways a model writes a definition's name into the
+// outline's: "func Name()" and "(*Type).Method" are Name and Type.Method.
+func cleanName(s string) string {
+	s = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(s), "func "), "()")
+	if strings.HasPrefix(s, "(") {
+		if typ, method, ok := strings.Cut(s[1:], ")."); ok {
+			s = strings.TrimPrefix(typ, "*") + "." + method
+		}
+	}
+	return s
+}
+
+// maxDefiners bounds the files an answer names when several define a
+// name.
+const maxDefiners = 5
+
+// definer finds the file that defines name (Name, Type.Method or
+// pkg.Name), other than skip: the one file that does, else the one code
+// file (not a test, not generated) that does; or, when several do, all
+// of them.
+func (ix *Index) definer(name, skip string) (file string, several []string) {
+	last := name[strings.LastIndexByte(name, '.')+1:]
+	var code, tests []string // tests: and generated files
+	for _, p := range ix.paths {
+		if p == skip {
+			continue
+		}
+		src, why := ix.readShown(p)
+		if why != "" || !definesWord(src, last) {
+			continue
+		}
+		if o := outlineFile(p, src); len(o.symbolChunks(name)) > 0 {
+			if isTestFile(p) || isGenerated(src) {
+				tests = append(tests, p)
+			} else if code = append(code, p); len(code) > maxDefiners {
+				break // more than an answer names: enough to say so
+			}
+		}
+	}
+	switch {
+	case len(code) == 1:
+		return code[0], nil
+	case len(code) == 0 && len(tests) == 1:
+		return tests[0], nil
+	}
+	return "", append(code, tests...)
+}
+
+// fileList names files for an answer, at most maxDefiners of them.
+func fileList(files []string) string {
+	if len(files) > maxDefiners {
+		return strings.Join(files[:maxDefiners], ", ") + " and more"
+	}
+	return strings.Join(files, ", ")
+}
+
+// definesWord reports whether a line of src defines name by the
+// definition lines the scan knows (func, type, def, class, fn ...).
+func definesWord(src []byte, name string) bool {
+	for at := 0; ; {
+		k := bytes.Index(src[at:], []byte(name))
+		if k < 0 {
+			return false
+		}
+		k += at
+		start := bytes.LastIndexByte(src[:k], '\n') + 1
+		if string(defName(skipBlanks(src[start:]))) == name {
+			return true
+		}
+		at = k + len(name)
+	}
 }
 
 // resolve finds the indexed file a request names, or says why none.
@@ -250,6 +412,12 @@ func (o *outline) symbolChunks(name string) []Chunk {
 	}
 	if len(exact) > 0 {
 		return mergeChunks(exact)
+	}
+	if len(methods) == 0 {
+		// pkg.Name, the way a caller writes it.
+		if pkg, rest, ok := strings.Cut(name, "."); ok && pkg == o.pkg && !strings.Contains(rest, ".") {
+			return o.symbolChunks(rest)
+		}
 	}
 	return mergeChunks(methods)
 }

@@ -193,3 +193,60 @@ func TestLookShowsTheRestOfAFileThePackShowedMostOf(t *testing.T) {
 		t.Errorf("%+v, want the outline", it)
 	}
 }
+
+// TestLookFindsWhatAModelWritesLoosely: the forms small models write a
+// request in (a name without its file, the wrong file, quotes, a GitHub
+// line anchor, pkg.Name, (*T).Method) are shown as meant; a name that
+// several files define, or none, is answered with where it is, or that
+// it is nowhere.
+func TestLookFindsWhatAModelWritesLoosely(t *testing.T) {
+	files := fixtureFiles()
+	files["dates/format.go"] = "package dates\n\nimport \"fmt\"\n\nfunc (d *Date) String() string {\n\treturn fmt.Sprintf(\"%04d-%02d-%02d\", d.Year, d.Month, d.Day)\n}\n\nfunc pad(s string) string { return s }\n"
+	files["text/pad.go"] = "package text\n\nfunc pad(s string) string { return \" \" + s }\n"
+	files["dates/month_test.go"] = "package dates\n\nfunc leapYears() []int { return []int{2024} }\n"
+	ix, err := Open(context.Background(), newRepo(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parseDate := span(12, 27)
+	for _, c := range []struct {
+		req, path string
+		chunk     Chunk
+		err, text string
+	}{
+		{req: "ParseDate", path: "dates/parse.go", chunk: parseDate},
+		{req: "`dates/parse.go:ParseDate`", path: "dates/parse.go", chunk: parseDate},
+		{req: "dates.ParseDate", path: "dates/parse.go", chunk: parseDate},
+		{req: "dates/parse.go:dates.ParseDate", path: "dates/parse.go", chunk: parseDate},
+		{req: "func ParseDate()", path: "dates/parse.go", chunk: parseDate},
+		{req: "dates/month.go:ParseDate", path: "dates/parse.go", chunk: parseDate,
+			text: "dates/month.go defines no ParseDate; dates/parse.go does"},
+		{req: "(*Date).String", path: "dates/format.go", chunk: span(5, 7)},
+		{req: "dates/format.go:(*Date).String", path: "dates/format.go", chunk: span(5, 7)},
+		{req: "dates/parse.go#L12-L14", path: "dates/parse.go", chunk: span(12, 14)},
+		{req: "dates/parse.go:L12-L14", path: "dates/parse.go", chunk: span(12, 14)},
+		{req: "leapYears", path: "dates/month_test.go", chunk: span(3, 3)},
+		{req: "pad", err: `"pad" is defined in dates/format.go, text/pad.go; ask for FILE:NAME`},
+		{req: "dates/month.go:pad", path: "dates/month.go",
+			err: `dates/month.go defines no function, method or type named "pad"; it defines: parseMonth, daysIn; "pad" is defined in dates/format.go, text/pad.go`},
+		{req: "NoSuchThing", err: `no such file in the repository (git ls-files); use a path from the repository map; and no file defines a function, method or type named "NoSuchThing"`},
+		{req: "dates/month.go:NoSuchThing", path: "dates/month.go",
+			err: `dates/month.go defines no function, method or type named "NoSuchThing"; it defines: parseMonth, daysIn`},
+		{req: "missing.go", err: "no such file in the repository (git ls-files); use a path from the repository map"},
+	} {
+		l := ix.Look([]string{c.req}, map[string][]Chunk{}, 4000)
+		it := l.Items[0]
+		switch {
+		case it.Path != c.path:
+			t.Errorf("%s: path %q, want %q (%+v)", c.req, it.Path, c.path, it)
+		case c.err != "" && it.Error != c.err:
+			t.Errorf("%s: error %q\nwant %q", c.req, it.Error, c.err)
+		case c.err == "" && (it.Error != "" || len(it.Chunks) != 1 || it.Chunks[0].StartLine != c.chunk.StartLine || it.Chunks[0].EndLine != c.chunk.EndLine):
+			t.Errorf("%s: %+v, want chunk %d-%d", c.req, it, c.chunk.StartLine, c.chunk.EndLine)
+		case !strings.Contains(l.Text, c.text):
+			t.Errorf("%s: the answer does not say %q:\n%s", c.req, c.text, l.Text)
+		case c.err == "" && it.Request != c.req:
+			t.Errorf("%s: recorded as %q, not as asked", c.req, it.Request)
+		}
+	}
+}

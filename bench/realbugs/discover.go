@@ -109,6 +109,11 @@ func candidate(mod, before, after string) (*Case, string) {
 	if strings.Contains(out, "[build failed]") || strings.Contains(out, "[setup failed]") {
 		return nil, "the changed tests do not build before the fix (new API)"
 	}
+	if !strings.Contains(out, "FAIL") {
+		// go test failed before any test could: no go.mod in the
+		// earlier release, a timeout that killed it silently.
+		return nil, "go test failed before the fix without a test failing: " + firstLine(out)
+	}
 	fixed := filepath.Join(tmp, "after")
 	if err := copyTree(adir, fixed); err != nil {
 		return nil, err.Error()

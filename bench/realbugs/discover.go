@@ -106,13 +106,8 @@ func candidate(mod, before, after string) (*Case, string) {
 	if !failed {
 		return nil, "the changed tests pass before the fix"
 	}
-	if strings.Contains(out, "[build failed]") || strings.Contains(out, "[setup failed]") {
-		return nil, "the changed tests do not build before the fix (new API)"
-	}
-	if !strings.Contains(out, "FAIL") {
-		// go test failed before any test could: no go.mod in the
-		// earlier release, a timeout that killed it silently.
-		return nil, "go test failed before the fix without a test failing: " + firstLine(out)
+	if why := notABug(out); why != "" {
+		return nil, why
 	}
 	fixed := filepath.Join(tmp, "after")
 	if err := copyTree(adir, fixed); err != nil {
@@ -123,6 +118,20 @@ func candidate(mod, before, after string) (*Case, string) {
 	}
 	c.Failing = trimOutput([]byte(out), failingLimit)
 	return c, ""
+}
+
+// notABug says why the output of the changed tests failing on the
+// earlier release shows no bug ("" when it shows one): they do not build
+// (a test of a new API), or go test failed before any test could (no
+// go.mod in the earlier release, a timeout that killed it silently).
+func notABug(out string) string {
+	switch {
+	case strings.Contains(out, "[build failed]") || strings.Contains(out, "[setup failed]"):
+		return "the changed tests do not build before the fix (new API)"
+	case !strings.Contains(out, "FAIL"):
+		return "go test failed before the fix without a test failing: " + firstLine(out)
+	}
+	return ""
 }
 
 // buggyTree writes the module before the fix with the release's test

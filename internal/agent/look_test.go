@@ -109,3 +109,19 @@ func addCatalog(t *testing.T, repo string) {
 	gitOut(t, repo, "add", "catalog")
 	gitOut(t, repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "catalog")
 }
+
+// TestLookSaysWhichFileAPlanMeant: a plan that names a file without its
+// directory is told, before the edit, which file it meant.
+func TestLookSaysWhichFileAPlanMeant(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "shop")
+	plan := `{"files": ["price.go"], "steps": ["In Discount, divide by 100 instead of 10."]}`
+	h.srv.Script(testModel, ollamafake.Text(plan), ollamafake.Text(reply(t, "shop-fix.sr")))
+	res := h.run(context.Background(), failingTask)
+	if res.Result != Fixed {
+		t.Fatalf("result %s (%s)\n%s", res.Result, res.StopDetail, h.log.String())
+	}
+	if ask := h.srv.Chats()[1].LastMessage(); !strings.Contains(ask, "## price.go: no such file in the repository; did you mean price/price.go?") {
+		t.Errorf("the patch request does not say which file the plan meant:\n%s", ask)
+	}
+}

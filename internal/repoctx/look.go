@@ -361,16 +361,25 @@ func (ix *Index) resolve(file string) (string, string) {
 	if k := sort.SearchStrings(ix.paths, p); k < len(ix.paths) && ix.paths[k] == p {
 		return p, ""
 	}
+	if near := ix.near(p); len(near) > 0 {
+		return "", fmt.Sprintf("no such file in the repository; did you mean %s?", strings.Join(near, " or "))
+	}
+	return "", "no such file in the repository (git ls-files); use a path from the repository map"
+}
+
+// near are the indexed files with p's name in other directories, when
+// there are at most 5 (the request left out or got wrong a directory).
+func (ix *Index) near(p string) []string {
 	var near []string
 	for _, q := range ix.paths {
 		if path.Base(q) == path.Base(p) {
 			near = append(near, q)
 		}
 	}
-	if len(near) > 0 && len(near) <= 5 {
-		return "", fmt.Sprintf("no such file in the repository; did you mean %s?", strings.Join(near, " or "))
+	if len(near) > 5 {
+		return nil
 	}
-	return "", "no such file in the repository (git ls-files); use a path from the repository map"
+	return near
 }
 
 func isRange(s string) bool {
@@ -508,10 +517,16 @@ func chunkHeader(p string, lines int, chunks []Chunk) string {
 // Around turns a file a plan names, and the plan's text, into look
 // requests: FILE:NAME for each definition of the file the text names
 // (Type.Method or a name as a whole word), or FILE alone when it names
-// none, or nothing when the file is not in the index (a new file).
+// none, or nothing when the file is not in the index (a new file). A file
+// that is not in the index but has the name of one that is (the plan
+// left out its directory) is asked for as written: the answer says which
+// was meant before the model writes an edit to a file that is not there.
 func (ix *Index) Around(file, text string) []string {
 	p, why := ix.resolve(file)
 	if why != "" {
+		if rel := path.Clean(strings.TrimPrefix(filepath.ToSlash(file), "./")); len(ix.near(rel)) > 0 {
+			return []string{file}
+		}
 		return nil
 	}
 	src, err := os.ReadFile(filepath.Join(ix.root, filepath.FromSlash(p)))

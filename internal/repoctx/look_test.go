@@ -250,3 +250,28 @@ func TestLookFindsWhatAModelWritesLoosely(t *testing.T) {
 		}
 	}
 }
+
+// TestAroundAsksForAFileWhoseDirectoryThePlanLeftOut: a plan file that
+// is not in the index but has the name of one that is is asked for as
+// written, so that the answer says which was meant; a new file is not.
+func TestAroundAsksForAFileWhoseDirectoryThePlanLeftOut(t *testing.T) {
+	ix, err := Open(context.Background(), newRepo(t, fixtureFiles()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := "In ParseDate, reject a day of 0."
+	if got := ix.Around("dates/parse.go", steps); len(got) != 1 || got[0] != "dates/parse.go:ParseDate" {
+		t.Errorf("Around(dates/parse.go) = %q", got)
+	}
+	if got := ix.Around("dates/leap.go", steps); got != nil {
+		t.Errorf("Around(a new file) = %q, want nothing", got)
+	}
+	got := ix.Around("parse.go", steps)
+	if len(got) != 1 || got[0] != "parse.go" {
+		t.Fatalf("Around(parse.go) = %q, want the file as written", got)
+	}
+	l := ix.Look(got, map[string][]Chunk{}, 4000)
+	if it := l.Items[0]; !strings.Contains(it.Error, "did you mean dates/parse.go?") {
+		t.Errorf("the answer for parse.go: %+v", it)
+	}
+}

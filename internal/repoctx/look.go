@@ -192,7 +192,11 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 	rest := unseen(chunks, shown[p])
 	if len(rest) == 0 {
 		item.Seen, item.Chunks = true, o.named(chunks)
-		return item, fmt.Sprintf("\n## %s: lines %s of %s are shown above\n", req, spans(chunks), p)
+		where := "" // the file asked for
+		if note != "" {
+			where = " of " + p
+		}
+		return item, fmt.Sprintf("\n## %s: lines %s%s are shown above\n", req, spans(chunks), where)
 	}
 	if !cut || tokens.Estimate(note)+costOf(p, o, rest) <= limit {
 		item.Chunks = o.named(rest)
@@ -563,3 +567,4 @@ func (ix *Index) Around(file, text string) []string {
 
 // reQualified matches Type.Method in prose.
 var reQualified = regexp.MustCompile(`\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b`)
+

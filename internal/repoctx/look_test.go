@@ -67,6 +67,9 @@ func TestLook(t *testing.T) {
 	if at := shownAt(l.Text, "func ParseDate(s string) (Date, error) {"); at != 13 {
 		t.Errorf("ParseDate shown at line %d, want 13:\n%s", at, l.Text)
 	}
+	if !strings.Contains(l.Text, "\n## ./dates/parse.go:12-14: lines 12-14 are shown above\n") {
+		t.Errorf("the answer for lines shown already is not the short one:\n%s", l.Text)
+	}
 	if strings.Contains(l.Text, "TOKEN") {
 		t.Errorf("an untracked file was shown:\n%s", l.Text)
 	}

@@ -198,7 +198,7 @@ func measureOne(ctx context.Context, root, query string, ch *change, label strin
 			plan := scriptedPlan(ix, prompt, ch, who == "look:names")
 			var reqs []string
 			for _, f := range plan.Files {
-				reqs = append(reqs, ix.Around(f, strings.Join(plan.Steps, "\n"))...)
+				reqs = append(reqs, ranked.Around(f, strings.Join(plan.Steps, "\n"), seen[f])...)
 			}
 			l := ix.Look(reqs, seen, agent.LookBudget)
 			for _, it := range l.Items {

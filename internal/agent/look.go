@@ -50,7 +50,7 @@ func (r *run) look(p *Plan) string {
 		}
 	}
 	for _, f := range p.Files {
-		for _, q := range r.index.Around(f, text) {
+		for _, q := range r.ranked.Around(f, text, r.shown[f]) {
 			add(q)
 		}
 	}

@@ -48,7 +48,7 @@ func (r *run) pack(ctx context.Context) error {
 		return fmt.Errorf("build: %w", err)
 	}
 	p.TookMS = time.Since(start).Milliseconds()
-	r.index = ix
+	r.index, r.ranked = ix, ranked
 	r.shown = map[string][]repoctx.Chunk{}
 	for _, f := range p.Files {
 		r.shown[f.Path] = f.Chunks

@@ -41,6 +41,7 @@ type run struct {
 	cut     bool                       // the last reply ran into its token limit
 	early   string                     // an edit the model sent instead of a plan
 	index   *repoctx.Index             // the repository's files, for the look step
+	ranked  *repoctx.Ranking           // the pack's ranking: the look step's plan files
 	shown   map[string][]repoctx.Chunk // lines shown so far, per file
 
 	recordErr error          // why the session record could not be written

@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -568,3 +569,44 @@ func (ix *Index) Around(file, text string) []string {
 // reQualified matches Type.Method in prose.
 var reQualified = regexp.MustCompile(`\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b`)
 
+// aroundNames is how many of a plan file's definitions the query points
+// at are asked for when the plan's steps name none of them.
+const aroundNames = 3
+
+// Around is Index.Around, and more when the plan's steps name none of the
+// file's definitions: the definitions of it the query points at most (by
+// the ranking's parts) that shown does not hold whole, up to aroundNames,
+// best first, before the file. A model that names the file it will change
+// but not where sees the likeliest places first, not only the file's
+// outline (what a file too large to show gets).
+func (r *Ranking) Around(file, text string, shown []Chunk) []string {
+	reqs := r.ix.Around(file, text)
+	if len(reqs) != 1 || strings.Contains(reqs[0], ":") {
+		return reqs
+	}
+	p := reqs[0]
+	k := sort.SearchStrings(r.ix.paths, p)
+	if k == len(r.ix.paths) || r.ix.paths[k] != p {
+		return reqs // asked for as written: not a file of the index
+	}
+	o := r.outlineOf(k)
+	if o == nil {
+		return reqs
+	}
+	var names []string
+	for _, c := range r.candidates(k, o, false, 0) {
+		for _, s := range o.syms {
+			if c.c.StartLine < s.start || c.c.StartLine > s.end || whole(shown, s) {
+				continue
+			}
+			if q := p + ":" + s.qualName(); !slices.Contains(names, q) {
+				names = append(names, q)
+			}
+			break
+		}
+		if len(names) == aroundNames {
+			break
+		}
+	}
+	return append(names, p)
+}

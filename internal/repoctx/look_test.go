@@ -278,3 +278,25 @@ func TestAroundAsksForAFileWhoseDirectoryThePlanLeftOut(t *testing.T) {
 		t.Errorf("the answer for parse.go: %+v", it)
 	}
 }
+
+// TestRankingAroundAsksForWhatTheQueryPointsAt: when a plan's steps name
+// none of a file's definitions, the look asks for those the query points
+// at most that the pack did not show whole, before the file itself.
+func TestRankingAroundAsksForWhatTheQueryPointsAt(t *testing.T) {
+	repo := newRepo(t, fixtureFiles())
+	r := rank(t, repo, "big: Normalize returns the key unchanged when it is lower case")
+	got := r.Around("big/big.go", "Fix the bug.", nil)
+	if len(got) < 2 || got[0] != "big/big.go:Normalize" || got[len(got)-1] != "big/big.go" || len(got) > aroundNames+1 {
+		t.Errorf("Around, steps naming nothing = %q, want big/big.go:Normalize first, the file last", got)
+	}
+	shown := []Chunk{span(1, 400)}
+	if got := r.Around("big/big.go", "Fix the bug.", shown); len(got) != 1 || got[0] != "big/big.go" {
+		t.Errorf("Around, the file shown whole = %q, want the file alone", got)
+	}
+	if got := r.Around("big/big.go", "In Step3, add one.", nil); len(got) != 1 || got[0] != "big/big.go:Step3" {
+		t.Errorf("Around, steps naming Step3 = %q, want that alone", got)
+	}
+	if got := r.Around("big/new.go", "Fix the bug.", nil); got != nil {
+		t.Errorf("Around, a new file = %q, want nothing", got)
+	}
+}

@@ -140,7 +140,7 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 		}
 	}
 	item.Path = p
-	o, why := ix.outlineOf(p)
+	o, why := ix.outlineShown(p)
 	if why != "" {
 		item.Error = why
 		return item, ""
@@ -183,7 +183,7 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 			}
 			return item, ""
 		}
-		if o, why = ix.outlineOf(other); why != "" {
+		if o, why = ix.outlineShown(other); why != "" {
 			item.Error = why
 			return item, ""
 		}
@@ -215,9 +215,9 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 	return item, note + renderChunks(p, o, head) + omitted(out)
 }
 
-// outlineOf reads and outlines indexed file p for a look, or says why it
-// cannot be shown.
-func (ix *Index) outlineOf(p string) (*outline, string) {
+// outlineShown reads and outlines indexed file p for a look, or says why
+// it cannot be shown.
+func (ix *Index) outlineShown(p string) (*outline, string) {
 	src, why := ix.readShown(p)
 	if why != "" {
 		return nil, why
@@ -526,7 +526,11 @@ func chunkHeader(p string, lines int, chunks []Chunk) string {
 // that is not in the index but has the name of one that is (the plan
 // left out its directory) is asked for as written: the answer says which
 // was meant before the model writes an edit to a file that is not there.
-func (ix *Index) Around(file, text string) []string {
+func (ix *Index) Around(file, text string) []string { return ix.around(file, text, nil) }
+
+// around is Around; when the text names none of the file's definitions,
+// unnamed (when not nil) gives the requests to make before the file's.
+func (ix *Index) around(file, text string, unnamed func(p string) []string) []string {
 	p, why := ix.resolve(file)
 	if why != "" {
 		if rel := path.Clean(strings.TrimPrefix(filepath.ToSlash(file), "./")); len(ix.near(rel)) > 0 {
@@ -534,8 +538,8 @@ func (ix *Index) Around(file, text string) []string {
 		}
 		return nil
 	}
-	src, err := os.ReadFile(filepath.Join(ix.root, filepath.FromSlash(p)))
-	if err != nil || len(src) > maxFileBytes {
+	o, why := ix.outlineShown(p)
+	if why != "" {
 		return nil
 	}
 	words := map[string]bool{}
@@ -547,7 +551,7 @@ func (ix *Index) Around(file, text string) []string {
 	}
 	var out []string
 	seen := map[string]bool{}
-	for _, s := range outlineFile(p, src).syms {
+	for _, s := range o.syms {
 		name := ""
 		switch {
 		case words[s.qualName()]:
@@ -560,10 +564,13 @@ func (ix *Index) Around(file, text string) []string {
 			out = append(out, p+":"+name)
 		}
 	}
-	if len(out) == 0 {
-		return []string{p}
+	if len(out) > 0 {
+		return out
 	}
-	return out
+	if unnamed != nil {
+		out = unnamed(p)
+	}
+	return append(out, p)
 }
 
 // reQualified matches Type.Method in prose.
@@ -580,18 +587,17 @@ const aroundNames = 3
 // but not where sees the likeliest places first, not only the file's
 // outline (what a file too large to show gets).
 func (r *Ranking) Around(file, text string, shown []Chunk) []string {
-	reqs := r.ix.Around(file, text)
-	if len(reqs) != 1 || strings.Contains(reqs[0], ":") {
-		return reqs
-	}
-	p := reqs[0]
+	return r.ix.around(file, text, func(p string) []string { return r.likeliest(p, shown) })
+}
+
+// likeliest are the requests FILE:NAME for the definitions of indexed
+// file p that the query points at most, not whole in shown, up to
+// aroundNames, best first.
+func (r *Ranking) likeliest(p string, shown []Chunk) []string {
 	k := sort.SearchStrings(r.ix.paths, p)
-	if k == len(r.ix.paths) || r.ix.paths[k] != p {
-		return reqs // asked for as written: not a file of the index
-	}
 	o := r.outlineOf(k)
 	if o == nil {
-		return reqs
+		return nil
 	}
 	var names []string
 	for _, c := range r.candidates(k, o, false, 0) {
@@ -608,5 +614,5 @@ func (r *Ranking) Around(file, text string, shown []Chunk) []string {
 			break
 		}
 	}
-	return append(names, p)
+	return names
 }

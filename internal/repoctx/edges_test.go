@@ -3,6 +3,7 @@ package repoctx
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -488,20 +489,53 @@ func tagRegistry(t *testing.T, key, first, last string, extra map[string]string)
 	return newRepo(t, files), b.String()
 }
 
-// TestBuildPacksTextFilesLastForAnIssue: an API dump (api.txt, as
-// urfave/cli's godoc-current.txt) shares every word of a report and
-// outranks the code; for a report it is packed with the documentation,
-// after the code.
-func TestBuildPacksTextFilesLastForAnIssue(t *testing.T) {
-	var dump strings.Builder
+// TestBuildPacksTextAndBoilerplateLast: an API dump (api.txt, as
+// urfave/cli's godoc-current.txt), a licence and a dotfile share the
+// words of a failing test's output and of a report, and outrank the code;
+// for either query they are packed after the code, with what is left.
+func TestBuildPacksTextAndBoilerplateLast(t *testing.T) {
+	var dump, licence strings.Builder
 	for k := range 120 {
 		fmt.Fprintf(&dump, "func Total(values []int) int\n    Total sums values: the total of %d values is the total %d.\n\n", k, k)
 	}
-	repo, _, _ := fourCallsDown(t, map[string]string{"api.txt": dump.String()})
+	for k := range 12 {
+		fmt.Fprintf(&licence, "Clause %d. The total of the values: TestTotal, Total want, calc Total values. FAIL of the total is not ours.\n", k)
+	}
+	last := map[string]string{
+		"api.txt":       dump.String(),
+		"LICENSE":       licence.String(),
+		".editorconfig": "# Total values, TestTotal, the total calc want FAIL\n[*.go]\nindent_style = tab\n",
+	}
+	repo, big, failing := fourCallsDown(t, last)
 	issue := "Total sums values wrong\n\nThe total of the values 1 and 2 is 2; I want the total 3. `calc.Total` sums values wrong.\n"
-	p := build(t, repo, issue, 2048)
-	if ps := paths(p); len(ps) == 0 || ps[len(ps)-1] != "api.txt" || fileOf(p, "calc/calc.go") == nil {
-		t.Errorf("for a report, api.txt is not packed last, after calc/calc.go: %v", ps)
+	for _, query := range []string{failing, issue} {
+		p := build(t, repo, query, 2048)
+		if query == failing {
+			mustPackFunc(t, p, "calc/big.go", big, "deepest")
+		}
+		ps := paths(p)
+		if !slices.Contains(ps, "calc/big.go") {
+			t.Fatalf("for %q, calc/big.go is not packed: %v", query[:20], ps)
+		}
+		for k, f := range ps {
+			if _, ok := last[f]; ok && slices.ContainsFunc(ps[k:], func(g string) bool { return !packedLast(g) }) {
+				t.Errorf("for %q, %s is packed before code: %v", query[:20], f, ps)
+			}
+		}
+	}
+}
+
+// TestPackedLast names the files that are packed after the code.
+func TestPackedLast(t *testing.T) {
+	for p, want := range map[string]bool{
+		"README.md": true, "docs/guide.rst": true, "godoc-current.txt": true, "testdata/api.TXT": true,
+		"LICENSE": true, "LICENSE.txt": true, "sub/COPYING": true, "NOTICE": true, "AUTHORS": true, ".github/CODEOWNERS": true,
+		".gitignore": true, ".golangci.yml": true, "pkg/.editorconfig": true,
+		"main.go": false, "go.mod": false, "Makefile": false, "config.yaml": false, "licensing/check.go": false, ".github/workflows/ci.yml": false,
+	} {
+		if got := packedLast(p); got != want {
+			t.Errorf("packedLast(%q) = %v, want %v", p, got, want)
+		}
 	}
 }
 

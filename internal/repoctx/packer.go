@@ -157,13 +157,13 @@ type chosen struct {
 func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 	codeBudget := left
 	top := r.score[r.order[0]]
-	code, prose := r.tried()
-	var files, docs []*chosen
+	code, last := r.tried()
+	var files, trailing []*chosen
 	for _, i := range code {
 		files = append(files, &chosen{i: i})
 	}
-	for _, i := range prose {
-		docs = append(docs, &chosen{i: i})
+	for _, i := range last {
+		trailing = append(trailing, &chosen{i: i})
 	}
 	// share is the most of the code budget one file may take: the best
 	// file most of it, the others a third each, so that several
@@ -287,7 +287,7 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 			}
 		}
 	}
-	for _, f := range docs {
+	for _, f := range trailing {
 		if left < 40 {
 			break
 		}
@@ -309,24 +309,32 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 }
 
 // tried returns the files choose tries, in rank order: the code (and
-// tests) first, then the documentation files, packed last: the fix is in
+// tests) first, then the files packed last (see packedLast): the fix is in
 // the code, not in the prose that shares the query's words (which often
-// outranks it). For a report (no failing tests) text files count as
-// documentation too: API dumps, changelogs and test data that repeat its
-// words.
-func (r *Ranking) tried() (code, docs []int) {
+// outranks it).
+func (r *Ranking) tried() (code, last []int) {
 	top := r.score[r.order[0]]
 	for rank, i := range r.order {
 		if rank == maxTried || r.score[i] < minRelScore*top {
 			break
 		}
-		if p := r.ix.paths[i]; isDoc(p) || len(r.q.tests) == 0 && isText(p) {
-			docs = append(docs, i)
+		if packedLast(r.ix.paths[i]) {
+			last = append(last, i)
 			continue
 		}
 		code = append(code, i)
 	}
-	return code, docs
+	return code, last
+}
+
+// packedLast reports whether p is packed after all the code, with what is
+// left: documentation; plain text (API dumps, changelogs and test data that
+// repeat the query's words: urfave/cli's godoc-current.txt took 10k of a
+// 16k pack); and a repository's boilerplate (a licence, notices, the
+// dotfiles of its tools), which a query's words may match but no fix of
+// its code needs.
+func packedLast(p string) bool {
+	return isDoc(p) || isText(p) || isBoilerplate(p)
 }
 
 // isDoc reports whether p is a documentation file (Markdown and the like).
@@ -341,6 +349,21 @@ func isDoc(p string) bool {
 // isText reports whether p is a plain text file: prose or data, which a
 // report's words match more than the code does.
 func isText(p string) bool { return strings.EqualFold(path.Ext(p), ".txt") }
+
+// boilerplateNames are the prefixes of the upper-cased names of the files
+// of a repository's legal and ownership boilerplate.
+var boilerplateNames = []string{"LICENSE", "LICENCE", "COPYING", "NOTICE", "AUTHORS", "CONTRIBUTORS", "CODEOWNERS", "PATENTS"}
+
+// isBoilerplate reports whether p is a licence, notice or ownership file,
+// or a dotfile (.gitignore, .editorconfig, .golangci.yml).
+func isBoilerplate(p string) bool {
+	base := path.Base(p)
+	if strings.HasPrefix(base, ".") {
+		return true
+	}
+	upper := strings.ToUpper(base)
+	return slices.ContainsFunc(boilerplateNames, func(n string) bool { return strings.HasPrefix(upper, n) })
+}
 
 // fillLevels is how many calls past what is shown the leftover room may
 // follow.
@@ -747,7 +770,7 @@ func span(lo, hi int) Chunk { return Chunk{StartLine: lo, EndLine: hi} }
 // issueDiscount is how much the parts of file i count in an issue query
 // (no failing test): a report shares its words with the tests and the
 // prose that describe the same behaviour, but the fix is in code.
-// (Documentation is packed last anyway; see isDoc.)
+// (Documentation is packed last anyway; see packedLast.)
 func (r *Ranking) issueDiscount(i int) float64 {
 	p := r.ix.paths[i]
 	if len(r.q.tests) == 0 && (isTestFile(p) || isDoc(p) || isText(p)) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"os"
 	"os/exec"
@@ -126,6 +127,14 @@ func fileSites(before, after, rel string) (sites []Site, added, removed int, err
 		return nil, 0, 0, err
 	}
 	lines := strings.Split(string(src), "\n")
+	var oldComments, newComments map[int]bool
+	if strings.HasSuffix(rel, ".go") {
+		dst, err := os.ReadFile(after)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		oldComments, newComments = commentLines(src), commentLines(dst)
+	}
 	out, err := exec.Command("git", "diff", "--no-index", "-U0", "--", before, after).Output()
 	if err != nil {
 		if _, ok := err.(*exec.ExitError); !ok {
@@ -144,10 +153,11 @@ func fileSites(before, after, rel string) (sites []Site, added, removed int, err
 		if k+1 < len(hunks) {
 			end = hunks[k+1][0]
 		}
-		if incidental(string(out[idx[1]:end])) {
+		start, _ := strconv.Atoi(m[1])
+		newStart, _ := strconv.Atoi(m[3])
+		if incidental(string(out[idx[1]:end]), start, newStart, oldComments, newComments) {
 			continue
 		}
-		start, _ := strconv.Atoi(m[1])
 		count := 1
 		if m[2] != "" {
 			count, _ = strconv.Atoi(m[2])
@@ -248,21 +258,67 @@ var reVersionReturn = regexp.MustCompile(`^return\s+"v?\d+\.\d+[^"]*"$`)
 // incidental reports whether a hunk's changed lines are no part of a fix:
 // only comments and blank lines, or only a version string. hunk is what
 // follows the @@ ranges: the rest of that line (git's function context,
-// e.g. " func Version() string"), then the changed lines.
-func incidental(hunk string) bool {
+// e.g. " func Version() string"), then the changed lines. The removed
+// lines are the file's before the fix from line oldAt, the added ones
+// after it from newAt; oldComments and newComments are the lines of each
+// that are wholly comment (commentLines; nil when not known), so that a
+// line of prose inside a /* */ block, such as a package's doc.go, counts
+// as the comment it is.
+func incidental(hunk string, oldAt, newAt int, oldComments, newComments map[int]bool) bool {
 	lines := strings.Split(hunk, "\n")
 	inVersion := strings.Contains(strings.ToLower(lines[0]), "version")
+	oldLine, newLine := oldAt, newAt
 	for _, l := range lines[1:] {
 		if l == "" || (l[0] != '-' && l[0] != '+') {
 			continue
 		}
+		comment := l[0] == '-' && oldComments[oldLine] || l[0] == '+' && newComments[newLine]
+		if l[0] == '-' {
+			oldLine++
+		} else {
+			newLine++
+		}
 		t := strings.TrimSpace(l[1:])
-		if t == "" || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") || reVersion.MatchString(t) || inVersion && reVersionReturn.MatchString(t) {
+		if t == "" || comment || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") || reVersion.MatchString(t) || inVersion && reVersionReturn.MatchString(t) {
 			continue
 		}
 		return false
 	}
 	return true
+}
+
+// commentLines are the lines of Go source src that hold nothing but
+// comment: every line a comment spans, but the first when code comes
+// before the comment on it and the last when code follows it.
+func commentLines(src []byte) map[int]bool {
+	fset := token.NewFileSet()
+	file := fset.AddFile("", fset.Base(), len(src))
+	var sc scanner.Scanner
+	sc.Init(file, src, nil, scanner.ScanComments)
+	lines := map[int]bool{}
+	blank := func(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
+	for {
+		pos, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			return lines
+		}
+		if tok != token.COMMENT {
+			continue
+		}
+		from, to := file.Offset(pos), file.Offset(pos)+len(lit)
+		first, last := file.Line(pos), file.Line(file.Pos(to))
+		lineStart := bytes.LastIndexByte(src[:from], '\n') + 1
+		lineEnd := len(src)
+		if k := bytes.IndexByte(src[to:], '\n'); k >= 0 {
+			lineEnd = to + k
+		}
+		for l := first; l <= last; l++ {
+			if l == first && !blank(src[lineStart:from]) || l == last && !blank(src[to:lineEnd]) {
+				continue
+			}
+			lines[l] = true
+		}
+	}
 }
 
 // nonBlank is the first line from l, stepping by step (-1 or 1; 0 looks

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentfix/agentfix/internal/repoctx"
@@ -21,8 +23,54 @@ func TestIncidental(t *testing.T) {
 		{" func Version() string\n-\treturn v.String()\n+\treturn v.Original()\n", false},
 		{" func Parse(s string) error {\n-\tif s == \"\" {\n+\tif len(s) == 0 {\n", false},
 	} {
-		if got := incidental(c.hunk); got != c.want {
+		if got := incidental(c.hunk, 1, 1, nil, nil); got != c.want {
 			t.Errorf("incidental(%q) = %v, want %v", c.hunk, got, c.want)
+		}
+	}
+}
+
+// fileSitesOf is the sites of the change of file name from before to after.
+func fileSitesOf(t *testing.T, name, before, after string) []Site {
+	t.Helper()
+	dir := t.TempDir()
+	b, a := filepath.Join(dir, "before.go"), filepath.Join(dir, "after.go")
+	if err := os.WriteFile(b, []byte(before), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(a, []byte(after), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sites, _, _, err := fileSites(b, a, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sites
+}
+
+// TestFileSitesSkipCommentBlocks: a line of prose inside a /* */ block
+// (validator v10.30.5 rewords its doc.go) is a comment's change, not a
+// site; a changed line of code that shares a line with a comment is.
+func TestFileSitesSkipCommentBlocks(t *testing.T) {
+	sitesOf := func(before, after string) []Site { return fileSitesOf(t, "doc.go", before, after) }
+	doc := "/*\nPackage p checks ports.\n\n# Port\n\n%s\n*/\npackage p\n\nconst Max = %s /* the highest */\n"
+	before := fmt.Sprintf(doc, "This validates that the value falls within 1 to 65,535.", "65535")
+	if got := sitesOf(before, fmt.Sprintf(doc, "This validates that an integer value falls within 1-65,535.", "65535")); len(got) != 0 {
+		t.Errorf("a reworded line of a block comment gave sites %v, want none", got)
+	}
+	if got := sitesOf(before, fmt.Sprintf(doc, "This validates that the value falls within 1 to 65,535.", "1<<16 - 1")); len(got) != 1 || got[0].Start != 10 {
+		t.Errorf("a changed constant before a comment on its line gave sites %v, want line 10", got)
+	}
+	if got := sitesOf(before, strings.Replace(before, "*/\npackage p", "*/ package p\nvar x = 1", 1)); len(got) == 0 {
+		t.Errorf("code added after a comment's end on its line gave no site")
+	}
+}
+
+func TestCommentLines(t *testing.T) {
+	src := "// Package p.\npackage p /* inline */\n\n/*\nprose\n*/\nvar a = 1 // trailing\n/* lead */ var b = 2\n"
+	got := commentLines([]byte(src))
+	for l, want := range map[int]bool{1: true, 2: false, 3: false, 4: true, 5: true, 6: true, 7: false, 8: false} {
+		if got[l] != want {
+			t.Errorf("line %d: comment %v, want %v", l, got[l], want)
 		}
 	}
 }
@@ -30,18 +78,7 @@ func TestIncidental(t *testing.T) {
 func TestFileSitesSkipBlankLines(t *testing.T) {
 	sitesOf := func(before, after string) []Site {
 		t.Helper()
-		dir := t.TempDir()
-		b, a := filepath.Join(dir, "before.go"), filepath.Join(dir, "after.go")
-		if err := os.WriteFile(b, []byte(before), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(a, []byte(after), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		sites, _, _, err := fileSites(b, a, "p.go")
-		if err != nil {
-			t.Fatal(err)
-		}
+		sites := fileSitesOf(t, "p.go", before, after)
 		if len(sites) != 1 {
 			t.Fatalf("sites %v, want one", sites)
 		}

@@ -166,10 +166,13 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 		trailing = append(trailing, &chosen{i: i})
 	}
 	// share is the most of the code budget one file may take: the best
-	// file most of it, the others a third each, so that several
-	// candidates get in.
+	// code file most of it, the others a third each, so that several
+	// candidates get in. A failing test's file often ranks first, but
+	// only its failing tests are shown: the best file that is not a test
+	// gets the larger share.
+	lead := r.leadFile(files)
 	share := func(k int) int {
-		if k == 0 {
+		if k == lead {
 			return int(0.6 * float64(codeBudget))
 		}
 		return int(0.35 * float64(codeBudget))
@@ -306,6 +309,17 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 		}
 	}
 	return out, nil
+}
+
+// leadFile is the index in files of the best file that is not a test
+// (0 when every file is one): the file with the largest share.
+func (r *Ranking) leadFile(files []*chosen) int {
+	for k, f := range files {
+		if !isTestFile(r.ix.paths[f.i]) {
+			return k
+		}
+	}
+	return 0
 }
 
 // tried returns the files choose tries, in rank order: the code (and

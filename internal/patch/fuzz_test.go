@@ -3,6 +3,7 @@ package patch
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -87,4 +88,25 @@ func FuzzExtract(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestApplyCollapsesARunOfSlashes: a file named dir//new.txt is written as
+// dir/new.txt, and the diff names it so, so that it re-applies (FuzzApply
+// found the diff git could not read: "inconsistent new filename").
+func TestApplyCollapsesARunOfSlashes(t *testing.T) {
+	_, repo := fuzzRepo(t)
+	res, err := Apply(repo, "dir//new.txt\n```\nhello\n```\n", Policy{}, Options{})
+	if err != nil || !res.Applied {
+		t.Fatalf("Apply = %+v, %v; want it applied", res, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(repo, "dir", "new.txt")); err != nil || string(b) != "hello\n" {
+		t.Fatalf("dir/new.txt = %q, %v; want hello", b, err)
+	}
+	if !strings.Contains(res.Diff, "+++ b/dir/new.txt\n") || strings.Contains(res.Diff, "//") {
+		t.Errorf("the diff does not name dir/new.txt:\n%s", res.Diff)
+	}
+	_, repo2 := fuzzRepo(t)
+	if res2, err := Apply(repo2, res.Diff, Policy{}, Options{}); err != nil || !res2.Applied {
+		t.Errorf("the diff does not re-apply: %+v, %v", res2, err)
+	}
 }

@@ -14,10 +14,15 @@ import (
 )
 
 // resolveName turns a name as the model wrote it into a repository path:
-// "./" is dropped, and in a diff so is a git "a/" or "b/" prefix unless the
-// prefixed path is the one that exists.
+// a run of slashes is one, "./" is dropped, and in a diff so is a git "a/"
+// or "b/" prefix unless the prefixed path is the one that exists. (The
+// file "a//b" writes is a/b, and a diff must name it so to re-apply: git
+// reads "a//b" in a header as another name than in its ---/+++ lines.)
 func resolveName(root, name string, diff bool) string {
 	name = strings.TrimSpace(name)
+	for strings.Contains(name, "//") {
+		name = strings.ReplaceAll(name, "//", "/")
+	}
 	for strings.HasPrefix(name, "./") {
 		name = name[2:]
 	}

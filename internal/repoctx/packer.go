@@ -58,9 +58,9 @@ const (
 	// may take before the code has had its turn: an example or two for
 	// the reproducing test, not the room of the code its words match.
 	issueTestShare = 0.1
-	// issueDocShare is how much the parts of a test or documentation
-	// file count in an issue query, against code's (see issueDiscount).
-	issueDocShare = 0.5
+	// issueTestWeight is how much the parts of a test file count in an
+	// issue query, against code's (see issueDiscount).
+	issueTestWeight = 0.5
 )
 
 const codeHeader = "# Code (most relevant first; line numbers on the left)\n"
@@ -782,13 +782,12 @@ func (r *Ranking) render(i int, o *outline, chunks []Chunk) string {
 func span(lo, hi int) Chunk { return Chunk{StartLine: lo, EndLine: hi} }
 
 // issueDiscount is how much the parts of file i count in an issue query
-// (no failing test): a report shares its words with the tests and the
-// prose that describe the same behaviour, but the fix is in code.
-// (Documentation is packed last anyway; see packedLast.)
+// (no failing test): a report shares its words with the tests that
+// describe the same behaviour, but the fix is in code. (Documentation and
+// text files are packed after the code anyway; see packedLast.)
 func (r *Ranking) issueDiscount(i int) float64 {
-	p := r.ix.paths[i]
-	if len(r.q.tests) == 0 && (isTestFile(p) || isDoc(p) || isText(p)) {
-		return issueDocShare
+	if len(r.q.tests) == 0 && isTestFile(r.ix.paths[i]) {
+		return issueTestWeight
 	}
 	return 1
 }

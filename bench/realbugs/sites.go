@@ -272,14 +272,19 @@ func incidental(hunk string, oldAt, newAt int, oldComments, newComments map[int]
 		if l == "" || (l[0] != '-' && l[0] != '+') {
 			continue
 		}
-		comment := l[0] == '-' && oldComments[oldLine] || l[0] == '+' && newComments[newLine]
+		t := strings.TrimSpace(l[1:])
+		// Where the file's comments are known, they say; else a line
+		// that starts like one is one.
+		comment := strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*")
+		if oldComments != nil || newComments != nil {
+			comment = l[0] == '-' && oldComments[oldLine] || l[0] == '+' && newComments[newLine]
+		}
 		if l[0] == '-' {
 			oldLine++
 		} else {
 			newLine++
 		}
-		t := strings.TrimSpace(l[1:])
-		if t == "" || comment || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") || reVersion.MatchString(t) || inVersion && reVersionReturn.MatchString(t) {
+		if t == "" || comment || reVersion.MatchString(t) || inVersion && reVersionReturn.MatchString(t) {
 			continue
 		}
 		return false

@@ -65,6 +65,21 @@ func TestFileSitesSkipCommentBlocks(t *testing.T) {
 	}
 }
 
+// TestFileSitesKeepCodeStartingWithAStar: in a Go file, a changed line
+// is a comment only where the file's comments say so; a dereference
+// (*p = v) starts with a star as a block comment's middle line does.
+func TestFileSitesKeepCodeStartingWithAStar(t *testing.T) {
+	before := "package p\n\nfunc Set(p *int) {\n\t*p = 1\n}\n"
+	got := fileSitesOf(t, "p.go", before, strings.Replace(before, "*p = 1", "*p = 2", 1))
+	if len(got) != 1 || got[0].Start != 4 {
+		t.Errorf("a changed dereference gave sites %v, want line 4", got)
+	}
+	// Where the comments are not known, a line that starts like one is.
+	if !incidental("\n-\t* old prose\n+\t* new prose\n", 1, 1, nil, nil) {
+		t.Errorf("a star line of a file of unknown comments counted as code")
+	}
+}
+
 func TestCommentLines(t *testing.T) {
 	src := "// Package p.\npackage p /* inline */\n\n/*\nprose\n*/\nvar a = 1 // trailing\n/* lead */ var b = 2\n"
 	got := commentLines([]byte(src))

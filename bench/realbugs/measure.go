@@ -96,6 +96,10 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 			query := c.Failing
 			if kind == "issue" {
 				query = c.Issue
+			} else if goTestMode != "" {
+				if query, err = packageOutput(trees[kind], c); err != nil {
+					return err
+				}
 			}
 			if strings.TrimSpace(query) == "" {
 				continue
@@ -341,6 +345,9 @@ func score(shown map[string][]repoctx.Chunk, ch *change) result {
 }
 
 func report(out io.Writer, tallies map[key]*tally, measured int) {
+	if goTestMode != "" {
+		fmt.Fprintf(out, "\nfailing output: go test -%s of every test of each case's package, run on the buggy tree", goTestMode)
+	}
 	fmt.Fprintf(out, "\n%d cases. files: every file the fix changes is packed; sites: share of the fix's sites shown (its changed lines of the buggy release, blank ends left out; an insertion, by a line next to it), mean; all: every site shown\n", measured)
 	fmt.Fprintf(out, "%-9s %-11s", "query", "who")
 	for _, b := range budgets {

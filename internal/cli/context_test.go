@@ -244,3 +244,50 @@ func TestContextPacksWhatFixPacks(t *testing.T) {
 		t.Errorf("context packed %d tokens: %+v\nfix packed %d tokens (budget %d): %+v", got.TokensUsed, got.Files, packed.TokensUsed, packed.Budget, packed.Files)
 	}
 }
+
+// TestContextReadsAGoTestJSONLog: a CI log of go test -json, read from
+// stdin, is the text it encodes less what passed: TestProduct* passed, so
+// calc/product.go is not raised as if they had failed.
+func TestContextReadsAGoTestJSONLog(t *testing.T) {
+	t.Parallel()
+	repo := contextRepo(t, "")
+	var log strings.Builder
+	event := func(test, output string) {
+		b, err := json.Marshal(map[string]string{"Time": "2026-11-25T05:00:00Z", "Action": "output", "Package": "example.com/calc/calc", "Test": test, "Output": output})
+		if err != nil {
+			t.Fatal(err)
+		}
+		log.Write(append(b, '\n'))
+	}
+	for _, name := range []string{"TestProduct", "TestProductEmpty", "TestProductNegative"} {
+		event(name, "=== RUN   "+name+"\n")
+		event(name, "    product_test.go:9: Product([]int{}) = 1\n")
+		event(name, "--- PASS: "+name+" (0.00s)\n")
+	}
+	event("TestSum", "=== RUN   TestSum\n")
+	event("TestSum", "    sum_test.go:7: Sum = 2, want 3\n")
+	event("TestSum", "--- FAIL: TestSum (0.00s)\n")
+	event("", "FAIL\n")
+	var stdout, stderr bytes.Buffer
+	e := MapEnv(nil, strings.NewReader(log.String()), &stdout, &stderr)
+	if code := Main(context.Background(), []string{"context", "--repo", repo, "--query-file", "-", "--budget", "800", "--json"}, e); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var got struct {
+		Files []struct {
+			Path  string  `json:"path"`
+			Score float64 `json:"score"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout.String())
+	}
+	if len(got.Files) == 0 || got.Files[0].Path != "calc/sum.go" {
+		t.Fatalf("files %+v, want calc/sum.go first", got.Files)
+	}
+	for _, f := range got.Files {
+		if f.Path == "calc/product.go" && f.Score > got.Files[0].Score/5 {
+			t.Errorf("calc/product.go, tested only by tests that passed, scores %.3f against calc/sum.go's %.3f", f.Score, got.Files[0].Score)
+		}
+	}
+}

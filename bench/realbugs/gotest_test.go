@@ -1,0 +1,51 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPackageOutput runs go test -v on a package with a passing and a
+// failing test: the failure is the output, not an error; the cache then
+// answers without running the tests again.
+func TestPackageOutput(t *testing.T) {
+	root := t.TempDir()
+	for name, body := range map[string]string{
+		"go.mod":        "module example.com/kv\n\ngo 1.22\n",
+		"kv/kv.go":      "package kv\n\nfunc Get() bool { return true }\n",
+		"kv/kv_test.go": "package kv\n\nimport \"testing\"\n\nfunc TestOK(t *testing.T) { t.Log(\"fine\") }\n\nfunc TestGet(t *testing.T) {\n\tif Get() {\n\t\tt.Error(\"Get found a missing key\")\n\t}\n}\n",
+	} {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cache := t.TempDir()
+	goTestMode, goTestCache = "v", cache
+	t.Cleanup(func() { goTestMode, goTestCache = "", "" })
+	c := Case{ID: "kv@v1.0.1", Package: "kv"}
+	out, err := packageOutput(root, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"=== RUN   TestOK", "--- PASS: TestOK", "kv_test.go:9: Get found a missing key", "--- FAIL: TestGet"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	cached := filepath.Join(cache, "kv@v1.0.1-v.txt")
+	if err := os.WriteFile(cached, []byte("from the cache"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := packageOutput(root, c); err != nil || out != "from the cache" {
+		t.Errorf("second run: %q, %v; want the cached output", out, err)
+	}
+	if _, err := packageOutput(filepath.Join(root, "missing"), Case{ID: "none", Package: "kv"}); err == nil {
+		t.Errorf("a tree that does not exist gave no error")
+	}
+}

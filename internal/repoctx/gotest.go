@@ -1,0 +1,95 @@
+package repoctx
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+)
+
+var (
+	// reTestEvent is a line go test -v prints as a test starts, pauses,
+	// resumes or takes over the output: the name of the test whose output
+	// follows.
+	reTestEvent = regexp.MustCompile(`^=== (?:RUN|PAUSE|CONT|NAME)\s+(\S+)`)
+	// reTestResult is a test's result line, indented by a subtest's depth.
+	reTestResult = regexp.MustCompile(`^\s*--- (PASS|FAIL|SKIP): (\S+) \(`)
+)
+
+// failedOutput is the part of go test output that says what failed: of
+// go test -json (test2json), the text it encodes; of go test -v, without
+// the lines of the tests that passed or were skipped (their "=== RUN"
+// and "--- PASS" lines and what they logged). A CI log of go test -v names
+// every test of a package, and each name would count as a failing test's:
+// the edges would follow all of them, and their logs' file:line would
+// point at code no failure ran through. Other text (an issue, the output
+// of go test without -v, another tool's) is returned as it is.
+func failedOutput(text string) string {
+	text = testJSONText(text)
+	if !strings.Contains(text, "=== RUN") {
+		return text
+	}
+	lines := strings.SplitAfter(text, "\n")
+	// result is each test's: PASS, FAIL or SKIP. A name that failed
+	// anywhere failed: go test -v ./... runs a TestParse in each package.
+	result := map[string]string{}
+	for _, l := range lines {
+		if m := reTestResult.FindStringSubmatch(l); m != nil && result[m[2]] != "FAIL" {
+			result[m[2]] = m[1]
+		}
+	}
+	passed := func(test string) bool { r := result[test]; return r == "PASS" || r == "SKIP" }
+	var b strings.Builder
+	// cur is the test whose output a line is: after "=== RUN X", X's
+	// (streamed, -v); after "--- FAIL: X", X's indented lines (printed at
+	// its end, without -v). A line not indented after a result is the
+	// package's: "FAIL pkg", a panic.
+	cur, afterResult := "", false
+	for _, l := range lines {
+		if m := reTestEvent.FindStringSubmatch(l); m != nil {
+			cur, afterResult = m[1], false
+		} else if m := reTestResult.FindStringSubmatch(l); m != nil {
+			cur, afterResult = m[2], true
+		} else if afterResult && strings.TrimSpace(l) != "" && l[0] != ' ' && l[0] != '\t' {
+			cur, afterResult = "", false
+		}
+		if !passed(cur) {
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
+
+// testEvent is the part of a go test -json line that the text needs.
+type testEvent struct {
+	Action string
+	Output string
+}
+
+// testJSONText is the text a go test -json stream encodes (the output
+// events, in order), or text itself when most of its lines are not
+// test2json events.
+func testJSONText(text string) string {
+	if !strings.HasPrefix(strings.TrimSpace(text), "{") {
+		return text
+	}
+	var b strings.Builder
+	events, other := 0, 0
+	for _, l := range strings.Split(text, "\n") {
+		var e testEvent
+		switch {
+		case strings.TrimSpace(l) == "":
+		case strings.HasPrefix(l, "{") && json.Unmarshal([]byte(l), &e) == nil && e.Action != "":
+			events++
+			if e.Action == "output" || e.Action == "build-output" {
+				b.WriteString(e.Output)
+			}
+		default:
+			other++
+			b.WriteString(l + "\n") // go's own errors, not events
+		}
+	}
+	if events <= other {
+		return text
+	}
+	return b.String()
+}

@@ -1,0 +1,148 @@
+package repoctx
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// verboseLog is go test -v output of a package where TestPut passes (with
+// a log line), TestGet fails in one subtest of two, TestSkipped is
+// skipped, and TestLater passes after the failure.
+const verboseLog = `=== RUN   TestPut
+    kv_test.go:12: stored a
+--- PASS: TestPut (0.00s)
+=== RUN   TestGet
+=== RUN   TestGet/present
+=== RUN   TestGet/missing
+    kv_test.go:30: Get("x") = "", true; want "", false
+--- FAIL: TestGet (0.00s)
+    --- PASS: TestGet/present (0.00s)
+    --- FAIL: TestGet/missing (0.00s)
+=== RUN   TestSkipped
+    kv_test.go:40: needs a server
+--- SKIP: TestSkipped (0.00s)
+=== RUN   TestLater
+    kv_test.go:50: later ok
+--- PASS: TestLater (0.00s)
+FAIL
+exit status 1
+FAIL	example.com/kv	0.003s
+`
+
+func TestFailedOutputOfVerboseGoTest(t *testing.T) {
+	got := failedOutput(verboseLog)
+	for _, gone := range []string{"TestPut", "stored a", "TestGet/present", "TestSkipped", "needs a server", "TestLater", "later ok"} {
+		if strings.Contains(got, gone) {
+			t.Errorf("%q is kept:\n%s", gone, got)
+		}
+	}
+	for _, kept := range []string{"=== RUN   TestGet/missing\n", `kv_test.go:30: Get("x") = "", true; want "", false`, "--- FAIL: TestGet (0.00s)", "--- FAIL: TestGet/missing (0.00s)", "FAIL\texample.com/kv\t0.003s"} {
+		if !strings.Contains(got, kept) {
+			t.Errorf("%q is dropped:\n%s", kept, got)
+		}
+	}
+	q := parseQuery(verboseLog)
+	if !slices.Equal(q.tests, []string{"TestGet"}) {
+		t.Errorf("tests %v, want [TestGet]", q.tests)
+	}
+	if len(q.paths) != 1 || q.paths[0] != (pathHint{path: "kv_test.go", line: 30}) {
+		t.Errorf("paths %v, want kv_test.go:30 only", q.paths)
+	}
+}
+
+// TestFailedOutputKeepsOtherText: output without -v (which prints only
+// what failed, its messages after the result line), an issue, and a log
+// whose tests did not finish are what they are.
+func TestFailedOutputKeepsOtherText(t *testing.T) {
+	for _, text := range []string{
+		"--- FAIL: TestGet (0.00s)\n    --- FAIL: TestGet/missing (0.00s)\n        kv_test.go:30: want false\nFAIL\nFAIL\texample.com/kv\t0.003s\n",
+		"Get returns true for a missing key\n\nCalling `kv.Get(\"x\")` on an empty store says it is there.\n",
+		"=== RUN   TestHang\n    kv_test.go:9: waiting\npanic: test timed out after 10m0s\n",
+		`{"config": true}` + "\n",
+	} {
+		if got := failedOutput(text); got != text {
+			t.Errorf("failedOutput(%q) = %q, want it unchanged", text, got)
+		}
+	}
+	// go test -v ./... runs a test of one name in each package: where it
+	// failed, it failed.
+	twoPkgs := "=== RUN   TestParse\n    a_test.go:5: bad date\n--- FAIL: TestParse (0.00s)\nFAIL\nFAIL\texample.com/a\t0.001s\n=== RUN   TestParse\n--- PASS: TestParse (0.00s)\nPASS\nok  \texample.com/b\t0.001s\n"
+	if got := failedOutput(twoPkgs); !strings.Contains(got, "a_test.go:5: bad date") {
+		t.Errorf("a test that failed in one package and passed in another is dropped:\n%s", got)
+	}
+	// Without -v, a passed subtest's result is printed inside its failed
+	// parent's, with its log after it.
+	got := failedOutput("--- FAIL: TestGet (0.00s)\n    --- PASS: TestGet/present (0.00s)\n        kv_test.go:20: found a\n    --- FAIL: TestGet/missing (0.00s)\n        kv_test.go:30: want false\nFAIL\n=== RUN   TestX\n")
+	if strings.Contains(got, "found a") || !strings.Contains(got, "kv_test.go:30: want false") || !strings.Contains(got, "--- FAIL: TestGet (0.00s)") {
+		t.Errorf("non-verbose subtests: got\n%s", got)
+	}
+}
+
+// TestFailedOutputOfGoTestJSON: go test -json is read as the text it
+// encodes, less what passed.
+func TestFailedOutputOfGoTestJSON(t *testing.T) {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(verboseLog, "\n") {
+		if l == "" {
+			continue
+		}
+		test := ""
+		if f := strings.Fields(l); len(f) > 1 && (f[0] == "===" || f[0] == "---") {
+			test = f[2]
+		}
+		e, _ := json.Marshal(map[string]string{"Time": "2026-11-25T04:00:00Z", "Action": "output", "Package": "example.com/kv", "Test": test, "Output": l})
+		fmt.Fprintf(&b, "%s\n", e)
+	}
+	b.WriteString(`{"Action":"fail","Package":"example.com/kv","Test":"TestGet"}` + "\n")
+	if got, want := failedOutput(b.String()), failedOutput(verboseLog); got != want {
+		t.Errorf("from -json:\n%s\nwant, as from -v:\n%s", got, want)
+	}
+	if q := parseQuery(b.String()); !slices.Equal(q.tests, []string{"TestGet"}) {
+		t.Errorf("tests %v, want [TestGet]", q.tests)
+	}
+}
+
+// TestBuildFromVerboseOutput: a CI log of go test -v names the package's
+// passing tests too, and what they logged. Read as failing, they would
+// take the room of the one that failed and of the code it reaches.
+func TestBuildFromVerboseOutput(t *testing.T) {
+	var test strings.Builder
+	test.WriteString("package kv\n\nimport \"testing\"\n\n")
+	var log strings.Builder
+	line := 5
+	for k := range 12 {
+		fmt.Fprintf(&test, "func TestPutIndex%c(t *testing.T) {\n\ts := New()\n\ts.Put(\"k%d\", \"v\")\n\tt.Logf(\"indexed %%d keys\", s.Index())\n}\n\n", 'A'+k, k)
+		fmt.Fprintf(&log, "=== RUN   TestPutIndex%c\n    kv_test.go:%d: indexed 1 keys\n--- PASS: TestPutIndex%c (0.00s)\n", 'A'+k, line+3, 'A'+k)
+		line += 6
+	}
+	test.WriteString("func TestGetMissing(t *testing.T) {\n\ts := New()\n\tif _, ok := s.Get(\"x\"); ok {\n\t\tt.Errorf(\"Get(x) found a missing key\")\n\t}\n}\n")
+	log.WriteString(fmt.Sprintf("=== RUN   TestGetMissing\n    kv_test.go:%d: Get(x) found a missing key\n--- FAIL: TestGetMissing (0.00s)\nFAIL\nexit status 1\nFAIL\texample.com/kv\t0.004s\n", line+3))
+	var put, index strings.Builder
+	put.WriteString("package kv\n\n// Store maps keys to values.\ntype Store struct {\n\tm    map[string]string\n\tkeys []string\n}\n\n// New is an empty store.\nfunc New() *Store { return &Store{m: map[string]string{}} }\n\n")
+	index.WriteString("package kv\n\n")
+	for k := range 8 {
+		fmt.Fprintf(&put, "// put%d stores v under k, step %d.\nfunc (s *Store) put%d(k, v string) {\n\ts.m[k] = v\n\ts.keys = append(s.keys, k+%q)\n}\n\n", k, k, k, fmt.Sprint(k))
+		fmt.Fprintf(&index, "// index%d counts the keys, step %d.\nfunc (s *Store) index%d() int {\n\tn := 0\n\tfor range s.keys {\n\t\tn += %d\n\t}\n\treturn n\n}\n\n", k, k, k, k)
+	}
+	put.WriteString("// Put stores v under k.\nfunc (s *Store) Put(k, v string) {\n\ts.put0(k, v)\n\ts.put1(k, v)\n}\n")
+	index.WriteString("// Index is how many keys are indexed.\nfunc (s *Store) Index() int { return s.index0() + s.index1() }\n")
+	files := map[string]string{
+		"go.mod":     "module example.com/kv\n",
+		"kv_test.go": test.String(),
+		"put.go":     put.String(),
+		"index.go":   index.String(),
+		"get.go":     "package kv\n\n// Get is the value of k, and whether it is there.\nfunc (s *Store) Get(k string) (string, bool) {\n\tv := s.m[k]\n\treturn v, true\n}\n",
+	}
+	repo := newRepo(t, files)
+	p := build(t, repo, log.String(), 1000)
+	mustPackFunc(t, p, "kv_test.go", files["kv_test.go"], "TestGetMissing")
+	mustPackFunc(t, p, "get.go", files["get.go"], "(s *Store) Get")
+	for _, c := range fileOf(p, "kv_test.go").Chunks {
+		if slices.ContainsFunc(c.Symbols, func(s string) bool { return strings.HasPrefix(s, "TestPutIndex") }) {
+			t.Errorf("a passing test is packed: %+v", c)
+		}
+	}
+}

@@ -2,17 +2,19 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 )
 
-// goTestMode, when set (-gotest v or json), makes each case's failing
-// output the one a CI log shows: go test -v (or -json) of every test of
-// the case's package, run on the buggy tree, rather than the output of
-// its failing tests alone that the case keeps. It names the package's
-// passing tests too, with what they logged.
+// goTestMode, when set (-gotest v, json or all), makes each case's
+// failing output the one a CI log shows: go test -v (or -json) of every
+// test of the case's package, or go test ./... of the whole module (all),
+// run on the buggy tree, rather than the output of its failing tests
+// alone that the case keeps. It names the package's passing tests (or the
+// module's passing packages) too.
 var goTestMode string
 
 // goTestCache, when set (-gotest-cache), keeps each case's go test output
@@ -20,10 +22,18 @@ var goTestMode string
 // differ from run to run (timings, tests that need the network).
 var goTestCache string
 
+// errTooLong is a case's tests running past goTestTimeout: the case is
+// left out of the failing output's figures, and said so.
+var errTooLong = errors.New("too long to measure")
+
+// goTestTimeout bounds one case's go test run (a variable for its test).
+var goTestTimeout = testTimeout
+
 // packageOutput is what go test -v (or -json) prints for every test of c's
-// package in the buggy tree root, from the cache when it holds it. The
-// tests failing is the point, so their exit status is not an error; a
-// test run that cannot start is.
+// package in the buggy tree root (go test ./... for all), from the cache
+// when it holds it. The tests failing is the point, so their exit status
+// is not an error; a run that cannot start, or runs past goTestTimeout
+// (errTooLong), is.
 func packageOutput(root string, c Case) (string, error) {
 	cached := ""
 	if goTestCache != "" {
@@ -32,17 +42,21 @@ func packageOutput(root string, c Case) (string, error) {
 			return string(b), nil
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), goTestTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-"+goTestMode, "./"+c.Package)
+	args := []string{"test", "-count=1", "-" + goTestMode, "./" + c.Package}
+	if goTestMode == "all" {
+		args = []string{"test", "-count=1", "./..."}
+	}
+	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod -buildvcs=false", "GOWORK=off")
 	out, err := cmd.CombinedOutput()
-	if _, failed := err.(*exec.ExitError); err != nil && !failed {
-		return "", fmt.Errorf("%s: go test -%s: %w", c.ID, goTestMode, err)
-	}
 	if ctx.Err() != nil {
-		return "", fmt.Errorf("%s: go test -%s ran past %v", c.ID, goTestMode, testTimeout)
+		return "", fmt.Errorf("%s: go test (-gotest %s) ran past %v: %w", c.ID, goTestMode, goTestTimeout, errTooLong)
+	}
+	if _, failed := err.(*exec.ExitError); err != nil && !failed {
+		return "", fmt.Errorf("%s: go test (-gotest %s): %w", c.ID, goTestMode, err)
 	}
 	if cached != "" {
 		if err := os.WriteFile(cached, out, 0o644); err != nil {

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestPackageOutput runs go test -v on a package with a passing and a
@@ -45,7 +47,12 @@ func TestPackageOutput(t *testing.T) {
 	if out, err := packageOutput(root, c); err != nil || out != "from the cache" {
 		t.Errorf("second run: %q, %v; want the cached output", out, err)
 	}
-	if _, err := packageOutput(filepath.Join(root, "missing"), Case{ID: "none", Package: "kv"}); err == nil {
-		t.Errorf("a tree that does not exist gave no error")
+	if _, err := packageOutput(filepath.Join(root, "missing"), Case{ID: "none", Package: "kv"}); err == nil || errors.Is(err, errTooLong) {
+		t.Errorf("a tree that does not exist: %v, want an error that is not errTooLong", err)
+	}
+	goTestTimeout = time.Millisecond
+	t.Cleanup(func() { goTestTimeout = testTimeout })
+	if _, err := packageOutput(root, Case{ID: "slow", Package: "kv"}); !errors.Is(err, errTooLong) {
+		t.Errorf("a run past the timeout: %v, want errTooLong", err)
 	}
 }

@@ -39,11 +39,11 @@ func main() {
 	check := flag.Bool("check", false, "check that no issue text names an identifier that only the fix's changed code lines show (not the test change, release notes or exported API); with -only, one case")
 	digestFile := flag.String("digest", "", "write each case's engine pack digest per query kind and budget (SHA-256 of its text and files) to this file, to prove that a change to the engine packs the same")
 	showID := flag.String("show", "", "print what the issue text of the case with this id is written from: its test change, release notes change and failing output (never the fix)")
-	flag.StringVar(&goTestMode, "gotest", "", "v or json: measure each case's failing output as a CI log shows it, go test -v (or -json) of every test of its package run on the buggy tree now, not the failing tests' output the case keeps")
+	flag.StringVar(&goTestMode, "gotest", "", "v, json or all: measure each case's failing output as a CI log shows it, run on the buggy tree now: go test -v (or -json) of every test of its package, or go test ./... of the whole module (all); not the failing tests' output the case keeps")
 	flag.StringVar(&goTestCache, "gotest-cache", "", "with -gotest, keep each case's go test output in this directory and reuse it")
 	flag.Parse()
-	if goTestMode != "" && goTestMode != "v" && goTestMode != "json" {
-		fmt.Fprintf(os.Stderr, "realbugs: -gotest %q is not a mode; use v or json\n", goTestMode)
+	if goTestMode != "" && goTestMode != "v" && goTestMode != "json" && goTestMode != "all" {
+		fmt.Fprintf(os.Stderr, "realbugs: -gotest %q is not a mode; use v, json or all\n", goTestMode)
 		os.Exit(2)
 	}
 	if goTestCache != "" {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -97,7 +98,10 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 			if kind == "issue" {
 				query = c.Issue
 			} else if goTestMode != "" {
-				if query, err = packageOutput(trees[kind], c); err != nil {
+				if query, err = packageOutput(trees[kind], c); errors.Is(err, errTooLong) {
+					fmt.Fprintf(os.Stderr, "realbugs: %v; its failing output is not measured\n", err)
+					continue
+				} else if err != nil {
 					return err
 				}
 			}
@@ -346,7 +350,11 @@ func score(shown map[string][]repoctx.Chunk, ch *change) result {
 
 func report(out io.Writer, tallies map[key]*tally, measured int) {
 	if goTestMode != "" {
-		fmt.Fprintf(out, "\nfailing output: go test -%s of every test of each case's package, run on the buggy tree", goTestMode)
+		what := fmt.Sprintf("go test -%s of every test of each case's package", goTestMode)
+		if goTestMode == "all" {
+			what = "go test ./... of each case's module"
+		}
+		fmt.Fprintf(out, "\nfailing output: %s, run on the buggy tree", what)
 	}
 	fmt.Fprintf(out, "\n%d cases. files: every file the fix changes is packed; sites: share of the fix's sites shown (its changed lines of the buggy release, blank ends left out; an insertion, by a line next to it), mean; all: every site shown\n", measured)
 	fmt.Fprintf(out, "%-9s %-11s", "query", "who")

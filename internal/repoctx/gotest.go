@@ -13,18 +13,37 @@ var (
 	reTestEvent = regexp.MustCompile(`^=== (?:RUN|PAUSE|CONT|NAME)\s+(\S+)`)
 	// reTestResult is a test's result line, indented by a subtest's depth.
 	reTestResult = regexp.MustCompile(`^\s*--- (PASS|FAIL|SKIP): (\S+) \(`)
+	// rePassedPkg is go test's line for a package whose tests passed, or
+	// that has none.
+	rePassedPkg = regexp.MustCompile(`(?m)^(?:ok[ \t]+[\w\-]+[./][\w.\-/]*[ \t]+(?:\d+\.\d+s|\(cached\))|\?[ \t]+\S+[ \t]+\[no test files\])[^\n]*\n?`)
 )
 
 // failedOutput is the part of go test output that says what failed: of
-// go test -json (test2json), the text it encodes; of go test -v, without
-// the lines of the tests that passed or were skipped (their "=== RUN"
-// and "--- PASS" lines and what they logged). A CI log of go test -v names
-// every test of a package, and each name would count as a failing test's:
+// go test -json (test2json), the text it encodes; without the lines of
+// the packages that passed or have no tests ("ok  pkg 0.1s", "?  pkg [no
+// test files]"); of go test -v, without the lines of the tests that
+// passed or were skipped (their "=== RUN" and "--- PASS" lines and what
+// they logged). A CI log of go test -v ./... names every test and package
+// of a module, and each name would count as a failing test's or package's:
 // the edges would follow all of them, and their logs' file:line would
 // point at code no failure ran through. Other text (an issue, the output
-// of go test without -v, another tool's) is returned as it is.
+// of a failing go test without -v, another tool's) is returned as it is.
+// A log that shows no failure once they are gone (everything passed) is
+// read whole.
 func failedOutput(text string) string {
 	text = testJSONText(text)
+	if failed := withoutPassed(text); reFailBlock.MatchString(failed) {
+		return failed
+	}
+	return text
+}
+
+// withoutPassed is go test output text without the lines of the packages
+// and tests that passed (see failedOutput).
+func withoutPassed(text string) string {
+	if strings.Contains(text, "ok ") || strings.Contains(text, "[no test files]") {
+		text = rePassedPkg.ReplaceAllString(text, "")
+	}
 	if !strings.Contains(text, "=== RUN") {
 		return text
 	}
@@ -57,6 +76,29 @@ func failedOutput(text string) string {
 		}
 	}
 	return b.String()
+}
+
+// maxQueryBytes bounds the query text read: a log of megabytes (a test
+// that prints a 6 MB diff) would cost seconds and hundreds of megabytes
+// to read, for signals its first failures already give.
+const maxQueryBytes = 1 << 20
+
+// capQuery is text within maxQueryBytes: its head, where the first
+// failures are, and its tail, where a panic ends and go test names the
+// package that failed, cut at lines.
+func capQuery(text string) string {
+	if len(text) <= maxQueryBytes {
+		return text
+	}
+	head := text[:maxQueryBytes*3/4]
+	if i := strings.LastIndexByte(head, '\n'); i > 0 {
+		head = head[:i+1]
+	}
+	tail := text[len(text)-maxQueryBytes/4:]
+	if i := strings.IndexByte(tail, '\n'); i >= 0 {
+		tail = tail[i+1:]
+	}
+	return head + "...\n" + tail
 }
 
 // testEvent is the part of a go test -json line that the text needs.

@@ -53,6 +53,28 @@ func TestFailedOutputOfVerboseGoTest(t *testing.T) {
 	}
 }
 
+// TestFailedOutputOfGoTestAll: go test ./... prints a line for each
+// package that passed or has no tests; only the one that failed says
+// where to look.
+func TestFailedOutputOfGoTestAll(t *testing.T) {
+	log := "ok  \texample.com/kv/a\t0.012s\n?   \texample.com/kv/cmd/kv\t[no test files]\n" +
+		"--- FAIL: TestGet (0.00s)\n    kv_test.go:30: want false\nFAIL\nFAIL\texample.com/kv/b\t0.003s\n" +
+		"ok  \texample.com/kv/c\t(cached)\nok   example.com/kv/d  1.250s  coverage: 80.0% of statements\n"
+	got := failedOutput(log)
+	if want := "--- FAIL: TestGet (0.00s)\n    kv_test.go:30: want false\nFAIL\nFAIL\texample.com/kv/b\t0.003s\n"; got != want {
+		t.Errorf("failedOutput = %q, want %q", got, want)
+	}
+	if q := parseQuery(log); !slices.Equal(q.dirs, []string{"example.com/kv/b"}) {
+		t.Errorf("dirs %v, want the failed package's only", q.dirs)
+	}
+	// Prose that starts with ok is not go test's.
+	for _, text := range []string{"ok so after 5.0s it hangs\n", "ok, then `go test` fails\n"} {
+		if got := failedOutput(text); got != text {
+			t.Errorf("failedOutput(%q) = %q, want it unchanged", text, got)
+		}
+	}
+}
+
 // TestFailedOutputKeepsOtherText: output without -v (which prints only
 // what failed, its messages after the result line), an issue, and a log
 // whose tests did not finish are what they are.
@@ -62,6 +84,8 @@ func TestFailedOutputKeepsOtherText(t *testing.T) {
 		"Get returns true for a missing key\n\nCalling `kv.Get(\"x\")` on an empty store says it is there.\n",
 		"=== RUN   TestHang\n    kv_test.go:9: waiting\npanic: test timed out after 10m0s\n",
 		`{"config": true}` + "\n",
+		// Nothing failed: the log is all there is to go on.
+		"=== RUN   TestGet\n--- PASS: TestGet (0.00s)\nPASS\nok  \texample.com/kv\t0.003s\n",
 	} {
 		if got := failedOutput(text); got != text {
 			t.Errorf("failedOutput(%q) = %q, want it unchanged", text, got)
@@ -144,5 +168,26 @@ func TestBuildFromVerboseOutput(t *testing.T) {
 		if slices.ContainsFunc(c.Symbols, func(s string) bool { return strings.HasPrefix(s, "TestPutIndex") }) {
 			t.Errorf("a passing test is packed: %+v", c)
 		}
+	}
+}
+
+// TestParseQueryBoundsAHugeLog: a log of megabytes is read as its head and
+// tail: the first failure and the package that failed are both still in.
+func TestParseQueryBoundsAHugeLog(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("--- FAIL: TestDiffLargeMapKey (4.55s)\n    compare_test.go:175: Diff:\n")
+	for b.Len() < 3*maxQueryBytes {
+		b.WriteString("            - \t\"0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00\",\n")
+	}
+	b.WriteString("FAIL\nFAIL\tgithub.com/google/go-cmp/cmp\t5.012s\n")
+	q := parseQuery(b.String())
+	if len(q.text) > maxQueryBytes+4 {
+		t.Errorf("query text %d bytes, want at most %d", len(q.text), maxQueryBytes)
+	}
+	if !slices.Equal(q.tests, []string{"TestDiffLargeMapKey"}) || !slices.Contains(q.dirs, "github.com/google/go-cmp/cmp") {
+		t.Errorf("tests %v, dirs %v: want the failing test from the head and the package from the tail", q.tests, q.dirs)
+	}
+	if got := capQuery("short\n"); got != "short\n" {
+		t.Errorf("capQuery of a short text = %q", got)
 	}
 }

@@ -66,7 +66,7 @@ var (
 
 // parseQuery extracts the signals of text.
 func parseQuery(text string) *query {
-	text = failedOutput(text)
+	text = capQuery(failedOutput(text))
 	q := &query{text: text, symbols: map[string]float64{}, failing: reFailBlock.MatchString(text)}
 	addSym := func(name string, s float64) {
 		// New, Close, String: as written, a name is a symbol even if the

@@ -13,17 +13,21 @@ var (
 	reTestEvent = regexp.MustCompile(`^=== (?:RUN|PAUSE|CONT|NAME)\s+(\S+)`)
 	// reTestResult is a test's result line, indented by a subtest's depth.
 	reTestResult = regexp.MustCompile(`^\s*--- (PASS|FAIL|SKIP): (\S+) \(`)
+	// reLogTime is the time GitHub Actions writes before each line of a
+	// job's raw log (its "Download log archive").
+	reLogTime = regexp.MustCompile(`(?m)^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?`)
 	// rePassedPkg is go test's line for a package whose tests passed, or
 	// that has none.
 	rePassedPkg = regexp.MustCompile(`(?m)^(?:ok[ \t]+[\w\-]+[./][\w.\-/]*[ \t]+(?:\d+\.\d+s|\(cached\))|\?[ \t]+\S+[ \t]+\[no test files\])[^\n]*\n?`)
 )
 
 // failedOutput is the part of go test output that says what failed: of
-// go test -json (test2json), the text it encodes; without the lines of
-// the packages that passed or have no tests ("ok  pkg 0.1s", "?  pkg [no
-// test files]"); of go test -v, without the lines of the tests that
-// passed or were skipped (their "=== RUN" and "--- PASS" lines and what
-// they logged). A CI log of go test -v ./... names every test and package
+// a raw CI log, without the time before each line; of go test -json
+// (test2json), the text it encodes; without the lines of the packages
+// that passed or have no tests ("ok  pkg 0.1s", "?  pkg [no test
+// files]"); of go test -v, without the lines of the tests that passed or
+// were skipped (their "=== RUN" and "--- PASS" lines and what they
+// logged). A CI log of go test -v ./... names every test and package
 // of a module, and each name would count as a failing test's or package's:
 // the edges would follow all of them, and their logs' file:line would
 // point at code no failure ran through. Other text (an issue, the output
@@ -31,11 +35,22 @@ var (
 // A log that shows no failure once they are gone (everything passed) is
 // read whole.
 func failedOutput(text string) string {
-	text = testJSONText(text)
+	text = testJSONText(untimed(text))
 	if failed := withoutPassed(text); reFailBlock.MatchString(failed) {
 		return failed
 	}
 	return text
+}
+
+// untimed is text without the time before each line, when most of its
+// lines have one (a raw CI log): the output's lines are read from their
+// start ("--- FAIL", a frame, "FAIL pkg").
+func untimed(text string) string {
+	n := len(reLogTime.FindAllStringIndex(text, -1))
+	if n == 0 || 2*n < strings.Count(text, "\n") {
+		return text
+	}
+	return reLogTime.ReplaceAllString(text, "")
 }
 
 // withoutPassed is go test output text without the lines of the packages

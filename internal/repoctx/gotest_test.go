@@ -53,6 +53,28 @@ func TestFailedOutputOfVerboseGoTest(t *testing.T) {
 	}
 }
 
+// TestFailedOutputOfARawCILog: GitHub Actions' raw log puts the time
+// before every line; the lines are read from after it.
+func TestFailedOutputOfARawCILog(t *testing.T) {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(verboseLog, "\n") {
+		if l != "" {
+			b.WriteString("2026-11-25T05:59:41.2816043Z " + l)
+		}
+	}
+	if got, want := failedOutput(b.String()), failedOutput(verboseLog); got != want {
+		t.Errorf("from a raw log:\n%s\nwant, as without the times:\n%s", got, want)
+	}
+	if q := parseQuery(b.String()); !slices.Equal(q.tests, []string{"TestGet"}) || !slices.Equal(q.dirs, []string{"example.com/kv"}) {
+		t.Errorf("tests %v, dirs %v; want [TestGet], [example.com/kv]", q.tests, q.dirs)
+	}
+	// A time on a line or two of prose is the prose's.
+	text := "It broke at\n2026-11-25T05:59:41Z after the deploy\nand again later\nwith the same error\n"
+	if got := failedOutput(text); got != text {
+		t.Errorf("failedOutput(%q) = %q", text, got)
+	}
+}
+
 // TestFailedOutputOfGoTestAll: go test ./... prints a line for each
 // package that passed or has no tests; only the one that failed says
 // where to look.

@@ -17,6 +17,9 @@ import (
 // module's passing packages) too.
 var goTestMode string
 
+// goTestModes are the values -gotest takes.
+var goTestModes = []string{"v", "json", "all"}
+
 // goTestCache, when set (-gotest-cache), keeps each case's go test output
 // there and reuses it: the tests take minutes, and what they print may
 // differ from run to run (timings, tests that need the network).

@@ -42,8 +42,8 @@ func main() {
 	flag.StringVar(&goTestMode, "gotest", "", "v, json or all: measure each case's failing output as a CI log shows it, run on the buggy tree now: go test -v (or -json) of every test of its package, or go test ./... of the whole module (all); not the failing tests' output the case keeps")
 	flag.StringVar(&goTestCache, "gotest-cache", "", "with -gotest, keep each case's go test output in this directory and reuse it")
 	flag.Parse()
-	if goTestMode != "" && goTestMode != "v" && goTestMode != "json" && goTestMode != "all" {
-		fmt.Fprintf(os.Stderr, "realbugs: -gotest %q is not a mode; use v, json or all\n", goTestMode)
+	if goTestMode != "" && !slices.Contains(goTestModes, goTestMode) {
+		fmt.Fprintf(os.Stderr, "realbugs: -gotest %q is not a mode; use one of %s\n", goTestMode, strings.Join(goTestModes, ", "))
 		os.Exit(2)
 	}
 	if goTestCache != "" {

@@ -123,10 +123,11 @@ type testEvent struct {
 }
 
 // testJSONText is the text a go test -json stream encodes (the output
-// events, in order), or text itself when most of its lines are not
+// events, in order, and the lines between them that are not events: go's
+// own messages on stderr), or text itself when most of its lines are not
 // test2json events.
 func testJSONText(text string) string {
-	if !strings.HasPrefix(strings.TrimSpace(text), "{") {
+	if !strings.Contains(text, `"Action"`) {
 		return text
 	}
 	var b strings.Builder

@@ -146,7 +146,8 @@ func TestFailedOutputOfGoTestJSON(t *testing.T) {
 	if got, want := failedOutput(b.String()), failedOutput(verboseLog); got != want {
 		t.Errorf("from -json:\n%s\nwant, as from -v:\n%s", got, want)
 	}
-	if q := parseQuery(b.String()); !slices.Equal(q.tests, []string{"TestGet"}) {
+	// go test's stderr comes first in a log of both streams.
+	if q := parseQuery("go: downloading example.com/dep v1.2.0\n" + b.String()); !slices.Equal(q.tests, []string{"TestGet"}) {
 		t.Errorf("tests %v, want [TestGet]", q.tests)
 	}
 }

@@ -7,18 +7,27 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
-// goTestMode, when set (-gotest v, json or all), makes each case's
-// failing output the one a CI log shows: go test -v (or -json) of every
-// test of the case's package, or go test ./... of the whole module (all),
-// run on the buggy tree, rather than the output of its failing tests
-// alone that the case keeps. It names the package's passing tests (or the
-// module's passing packages) too.
+// goTestMode, when set (-gotest v, json, all or gotestsum), makes each
+// case's failing output the one a CI log shows: go test -v (or -json) of
+// every test of the case's package, go test ./... of the whole module
+// (all), or the package's go test -json as gotestsum prints it
+// (gotestsum), run on the buggy tree, rather than the output of its
+// failing tests alone that the case keeps. It names the package's passing
+// tests (or the module's passing packages) too.
 var goTestMode string
 
 // goTestModes are the values -gotest takes.
-var goTestModes = []string{"v", "json", "all"}
+var goTestModes = []string{"v", "json", "all", "gotestsum"}
+
+// goTestSum is the gotestsum that -gotest gotestsum runs (go run fetches
+// it from the module proxy), and goTestSumFormat its --format
+// (-gotestsum-format; pkgname is gotestsum's own default).
+const goTestSum = "gotest.tools/gotestsum@v1.13.0"
+
+var goTestSumFormat = "pkgname"
 
 // goTestCache, when set (-gotest-cache), keeps each case's go test output
 // there and reuses it: the tests take minutes, and what they print may
@@ -38,17 +47,26 @@ var goTestTimeout = testTimeout
 // is not an error; a run that cannot start, or runs past goTestTimeout
 // (errTooLong), is.
 func packageOutput(root string, c Case) (string, error) {
+	if goTestMode == "gotestsum" {
+		return goTestSumOutput(root, c)
+	}
+	return goTestOutput(root, c, goTestMode)
+}
+
+// goTestOutput is what go test prints for c in the buggy tree root in
+// mode (v, json or all), from the cache when it holds it.
+func goTestOutput(root string, c Case, mode string) (string, error) {
 	cached := ""
 	if goTestCache != "" {
-		cached = filepath.Join(goTestCache, c.ID+"-"+goTestMode+".txt")
+		cached = filepath.Join(goTestCache, c.ID+"-"+mode+".txt")
 		if b, err := os.ReadFile(cached); err == nil {
 			return string(b), nil
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), goTestTimeout)
 	defer cancel()
-	args := []string{"test", "-count=1", "-" + goTestMode, "./" + c.Package}
-	if goTestMode == "all" {
+	args := []string{"test", "-count=1", "-" + mode, "./" + c.Package}
+	if mode == "all" {
 		args = []string{"test", "-count=1", "./..."}
 	}
 	cmd := exec.CommandContext(ctx, "go", args...)
@@ -56,15 +74,48 @@ func packageOutput(root string, c Case) (string, error) {
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod -buildvcs=false", "GOWORK=off")
 	out, err := cmd.CombinedOutput()
 	if ctx.Err() != nil {
-		return "", fmt.Errorf("%s: go test (-gotest %s) ran past %v: %w", c.ID, goTestMode, goTestTimeout, errTooLong)
+		return "", fmt.Errorf("%s: go test (-gotest %s) ran past %v: %w", c.ID, mode, goTestTimeout, errTooLong)
 	}
 	if _, failed := err.(*exec.ExitError); err != nil && !failed {
-		return "", fmt.Errorf("%s: go test (-gotest %s): %w", c.ID, goTestMode, err)
+		return "", fmt.Errorf("%s: go test (-gotest %s): %w", c.ID, mode, err)
 	}
 	if cached != "" {
 		if err := os.WriteFile(cached, out, 0o644); err != nil {
 			return "", err
 		}
+	}
+	return string(out), nil
+}
+
+// goTestSumOutput is c's go test -json output (the json mode's, cached
+// alike) as gotestsum prints it in goTestSumFormat, run in root so that it
+// names packages by their path in the module, as it does in CI. gotestsum
+// exits non-zero when a test failed; that is the point, not an error.
+func goTestSumOutput(root string, c Case) (string, error) {
+	events, err := goTestOutput(root, c, "json")
+	if err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp("", "realbugs-json-*.txt")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.WriteString(events); err != nil {
+		f.Close()
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		return "", err
+	}
+	cmd := exec.Command("go", "run", goTestSum, "--format", goTestSumFormat, "--no-color", "--raw-command", "--", "cat", f.Name())
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if _, failed := err.(*exec.ExitError); err != nil && !(failed && len(out) > 0) {
+		return "", fmt.Errorf("%s: %s --format %s: %v\n%s", c.ID, goTestSum, goTestSumFormat, err, stderr.String())
 	}
 	return string(out), nil
 }

@@ -351,8 +351,11 @@ func score(shown map[string][]repoctx.Chunk, ch *change) result {
 func report(out io.Writer, tallies map[key]*tally, measured int) {
 	if goTestMode != "" {
 		what := fmt.Sprintf("go test -%s of every test of each case's package", goTestMode)
-		if goTestMode == "all" {
+		switch goTestMode {
+		case "all":
 			what = "go test ./... of each case's module"
+		case "gotestsum":
+			what = fmt.Sprintf("go test -json of every test of each case's package, as %s --format %s prints it", goTestSum, goTestSumFormat)
 		}
 		fmt.Fprintf(out, "\nfailing output: %s, run on the buggy tree", what)
 	}

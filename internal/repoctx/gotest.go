@@ -19,15 +19,28 @@ var (
 	// rePassedPkg is go test's line for a package whose tests passed, or
 	// that has none.
 	rePassedPkg = regexp.MustCompile(`(?m)^(?:ok[ \t]+[\w\-]+[./][\w.\-/]*[ \t]+(?:\d+\.\d+s|\(cached\))|\?[ \t]+\S+[ \t]+\[no test files\])[^\n]*\n?`)
+	// reSumPassedPkg is gotestsum's line for a package that passed or has
+	// no tests: "✓  pkg (1.2s)", "∅  pkg" (--format pkgname, with its
+	// default, hivis or text icons), "PASS pkg", "EMPTY pkg" (testname),
+	// "PASS Package pkg (5ms)" (github-actions).
+	reSumPassedPkg = regexp.MustCompile(`(?m)^[ \t]*(?:✓|∅|✅|➖|PASS|SKIP|EMPTY)(?:[ \t]+Package)?[ \t]+[\w.\-/]+(?:[ \t]+\([^)\n]*\))?[ \t]*(?:\n|$)`)
+	// reSumResult is gotestsum's line for a test's result ("PASS
+	// pkg.TestX (0.00s)": --format testname and github-actions), or the
+	// head of a test's output in its summary ("=== FAIL: pkg TestX
+	// (0.00s)", "=== SKIP: ..."): the result, and the test's name without
+	// its package.
+	reSumResult = regexp.MustCompile(`^[ \t]*(?:(PASS|FAIL|SKIP) (?:\S*?[./])??|=== (FAIL|SKIP): \S+ )((?:Test|Benchmark|Fuzz|Example)\S*) \(`)
 )
 
 // failedOutput is the part of go test output that says what failed: of
-// a raw CI log, without the time before each line; of go test -json
-// (test2json), the text it encodes; without the lines of the packages
-// that passed or have no tests ("ok  pkg 0.1s", "?  pkg [no test
-// files]"); of go test -v, without the lines of the tests that passed or
-// were skipped (their "=== RUN" and "--- PASS" lines and what they
-// logged). A CI log of go test -v ./... names every test and package
+// a raw CI log, without the time before each line and the commands that
+// fold it into groups; of go test -json (test2json), the text it
+// encodes; without the lines of the packages that passed or have no
+// tests ("ok  pkg 0.1s", "?  pkg [no test files]", gotestsum's "✓  pkg");
+// of go test -v and gotestsum, without the lines of the tests that passed
+// or were skipped (their "=== RUN" and "--- PASS" lines and what they
+// logged; gotestsum's "PASS pkg.TestX (0.00s)" and "=== SKIP: pkg
+// TestX"). A CI log of go test -v ./... names every test and package
 // of a module, and each name would count as a failing test's or package's:
 // the edges would follow all of them, and their logs' file:line would
 // point at code no failure ran through. Other text (an issue, the output
@@ -59,30 +72,57 @@ func withoutPassed(text string) string {
 	if strings.Contains(text, "ok ") || strings.Contains(text, "[no test files]") {
 		text = rePassedPkg.ReplaceAllString(text, "")
 	}
-	if !strings.Contains(text, "=== RUN") {
-		return text
-	}
 	lines := strings.SplitAfter(text, "\n")
+	// opens marks the lines that open a GitHub Actions group of a log's
+	// lines (gotestsum's github-actions format puts each test's output in
+	// one): the command goes, the line it heads stays. A line that closes
+	// a group goes, and becomes "", which ends the group's test.
+	var opens []bool
+	if strings.Contains(text, "group") {
+		opens = make([]bool, len(lines))
+		for i, l := range lines {
+			if rest, ok := strings.CutPrefix(l, "::group::"); ok {
+				lines[i], opens[i] = rest, true
+			} else if rest, ok := strings.CutPrefix(l, "##[group]"); ok {
+				lines[i], opens[i] = rest, true
+			} else if strings.HasPrefix(l, "::endgroup::") || strings.HasPrefix(l, "##[endgroup]") {
+				lines[i] = ""
+			}
+		}
+	}
 	// result is each test's: PASS, FAIL or SKIP. A name that failed
 	// anywhere failed: go test -v ./... runs a TestParse in each package.
 	result := map[string]string{}
+	anyPassed := false
 	for _, l := range lines {
-		if m := reTestResult.FindStringSubmatch(l); m != nil && result[m[2]] != "FAIL" {
-			result[m[2]] = m[1]
+		if test, r := testResult(l); test != "" && result[test] != "FAIL" {
+			result[test] = r
+			anyPassed = anyPassed || r != "FAIL"
 		}
 	}
 	passed := func(test string) bool { r := result[test]; return r == "PASS" || r == "SKIP" }
+	if !anyPassed {
+		if opens != nil {
+			text = strings.Join(lines, "")
+		}
+		return withoutSumPassedPkgs(text) // no test passed
+	}
 	var b strings.Builder
 	// cur is the test whose output a line is: after "=== RUN X", X's
 	// (streamed, -v); after "--- FAIL: X", X's indented lines (printed at
-	// its end, without -v). A line not indented after a result is the
-	// package's: "FAIL pkg", a panic.
+	// its end, without -v); in a group that a result opens (gotestsum's
+	// github-actions format), the group's lines. A line not indented after
+	// a result is the package's: "FAIL pkg", a panic.
 	cur, afterResult := "", false
-	for _, l := range lines {
+	for i, l := range lines {
+		if l == "" { // a group's end
+			cur, afterResult = "", false
+			continue
+		}
 		if m := reTestEvent.FindStringSubmatch(l); m != nil {
 			cur, afterResult = m[1], false
-		} else if m := reTestResult.FindStringSubmatch(l); m != nil {
-			cur, afterResult = m[2], true
+		} else if test, _ := testResult(l); test != "" {
+			cur, afterResult = test, opens == nil || !opens[i]
 		} else if afterResult && strings.TrimSpace(l) != "" && l[0] != ' ' && l[0] != '\t' {
 			cur, afterResult = "", false
 		}
@@ -90,7 +130,38 @@ func withoutPassed(text string) string {
 			b.WriteString(l)
 		}
 	}
-	return b.String()
+	return withoutSumPassedPkgs(b.String())
+}
+
+// withoutSumPassedPkgs is text without gotestsum's lines for the packages
+// that passed or have no tests. It runs after the tests that passed are
+// dropped: "PASS pkg.TestX (0.00s)" has a package line's shape, and its
+// test's output follows it.
+func withoutSumPassedPkgs(text string) string {
+	for _, mark := range []string{"PASS ", "SKIP ", "EMPTY ", "✓", "∅", "✅", "➖"} {
+		if strings.Contains(text, mark) {
+			return reSumPassedPkg.ReplaceAllString(text, "")
+		}
+	}
+	return text
+}
+
+// testResult is the test whose result line l is, and its result (PASS,
+// FAIL or SKIP): go test's "--- PASS: TestX (0.00s)", or gotestsum's (see
+// reSumResult).
+func testResult(l string) (test, result string) {
+	t := strings.TrimLeft(l, " \t")
+	switch {
+	case strings.HasPrefix(t, "--- "):
+		if m := reTestResult.FindStringSubmatch(l); m != nil {
+			return m[2], m[1]
+		}
+	case strings.HasPrefix(t, "PASS "), strings.HasPrefix(t, "FAIL "), strings.HasPrefix(t, "SKIP "), strings.HasPrefix(t, "=== "):
+		if m := reSumResult.FindStringSubmatch(l); m != nil {
+			return m[3], m[1] + m[2]
+		}
+	}
+	return "", ""
 }
 
 // maxQueryBytes bounds the query text read: a log of megabytes (a test

@@ -3,6 +3,8 @@ package repoctx
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -153,20 +155,23 @@ func TestFailedOutputOfGoTestJSON(t *testing.T) {
 }
 
 // TestBuildFromVerboseOutput: a CI log of go test -v names the package's
-// passing tests too, and what they logged. Read as failing, they would
-// take the room of the one that failed and of the code it reaches.
+// passing tests too, and what they logged; so does gotestsum --format
+// testname. Read as failing, they would take the room of the one that
+// failed and of the code it reaches.
 func TestBuildFromVerboseOutput(t *testing.T) {
 	var test strings.Builder
 	test.WriteString("package kv\n\nimport \"testing\"\n\n")
-	var log strings.Builder
+	var log, sum strings.Builder
 	line := 5
 	for k := range 12 {
 		fmt.Fprintf(&test, "func TestPutIndex%c(t *testing.T) {\n\ts := New()\n\ts.Put(\"k%d\", \"v\")\n\tt.Logf(\"indexed %%d keys\", s.Index())\n}\n\n", 'A'+k, k)
 		fmt.Fprintf(&log, "=== RUN   TestPutIndex%c\n    kv_test.go:%d: indexed 1 keys\n--- PASS: TestPutIndex%c (0.00s)\n", 'A'+k, line+3, 'A'+k)
+		fmt.Fprintf(&sum, "PASS TestPutIndex%c (0.00s)\n", 'A'+k)
 		line += 6
 	}
 	test.WriteString("func TestGetMissing(t *testing.T) {\n\ts := New()\n\tif _, ok := s.Get(\"x\"); ok {\n\t\tt.Errorf(\"Get(x) found a missing key\")\n\t}\n}\n")
 	log.WriteString(fmt.Sprintf("=== RUN   TestGetMissing\n    kv_test.go:%d: Get(x) found a missing key\n--- FAIL: TestGetMissing (0.00s)\nFAIL\nexit status 1\nFAIL\texample.com/kv\t0.004s\n", line+3))
+	fmt.Fprintf(&sum, "=== RUN   TestGetMissing\n    kv_test.go:%d: Get(x) found a missing key\n--- FAIL: TestGetMissing (0.00s)\nFAIL TestGetMissing (0.00s)\nFAIL .\n\n=== Failed\n=== FAIL: . TestGetMissing (0.00s)\n    kv_test.go:%[1]d: Get(x) found a missing key\n\nDONE 13 tests, 1 failure in 0.004s\n", line+3)
 	var put, index strings.Builder
 	put.WriteString("package kv\n\n// Store maps keys to values.\ntype Store struct {\n\tm    map[string]string\n\tkeys []string\n}\n\n// New is an empty store.\nfunc New() *Store { return &Store{m: map[string]string{}} }\n\n")
 	index.WriteString("package kv\n\n")
@@ -184,13 +189,54 @@ func TestBuildFromVerboseOutput(t *testing.T) {
 		"get.go":     "package kv\n\n// Get is the value of k, and whether it is there.\nfunc (s *Store) Get(k string) (string, bool) {\n\tv := s.m[k]\n\treturn v, true\n}\n",
 	}
 	repo := newRepo(t, files)
-	p := build(t, repo, log.String(), 1000)
-	mustPackFunc(t, p, "kv_test.go", files["kv_test.go"], "TestGetMissing")
-	mustPackFunc(t, p, "get.go", files["get.go"], "(s *Store) Get")
-	for _, c := range fileOf(p, "kv_test.go").Chunks {
-		if slices.ContainsFunc(c.Symbols, func(s string) bool { return strings.HasPrefix(s, "TestPutIndex") }) {
-			t.Errorf("a passing test is packed: %+v", c)
-		}
+	for name, text := range map[string]string{"go test -v": log.String(), "gotestsum --format testname": sum.String()} {
+		t.Run(name, func(t *testing.T) {
+			p := build(t, repo, text, 1000)
+			mustPackFunc(t, p, "kv_test.go", files["kv_test.go"], "TestGetMissing")
+			mustPackFunc(t, p, "get.go", files["get.go"], "(s *Store) Get")
+			for _, c := range fileOf(p, "kv_test.go").Chunks {
+				if slices.ContainsFunc(c.Symbols, func(s string) bool { return strings.HasPrefix(s, "TestPutIndex") }) {
+					t.Errorf("a passing test is packed: %+v", c)
+				}
+			}
+		})
+	}
+}
+
+// TestFailedOutputOfGotestsum reads what gotestsum v1.13.0 prints, in
+// three formats (pkgname with each kind of icon it has in letters), for a module where kv's TestGet/missing fails, TestPut,
+// TestGet/present and TestLater pass (two of them logging), TestSkipped
+// is skipped, store's TestOpen passes and empty has no tests: its
+// summary's "=== FAIL: kv TestGet/missing" names the failing test and its
+// package, and the lines of what passed or was skipped are gone,
+// github-actions' groups with them.
+func TestFailedOutputOfGotestsum(t *testing.T) {
+	for _, format := range []string{"pkgname", "pkgname-text-icons", "pkgname-hivis-icons", "testname", "github-actions"} {
+		t.Run(format, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("testdata", "gotestsum-"+format+".txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := failedOutput(string(b))
+			for _, gone := range []string{"TestPut", "stored a", "TestGet/present", "TestSkipped", "needs a server", "TestLater", "later ok", "store", "TestOpen", "opened", "empty", "::group::", "::endgroup::"} {
+				if strings.Contains(got, gone) {
+					t.Errorf("%q is kept:\n%s", gone, got)
+				}
+			}
+			if kept := `kv_test.go:11: Get("x") = "", true; want "", false`; !strings.Contains(got, kept) {
+				t.Errorf("%q is dropped:\n%s", kept, got)
+			}
+			q := parseQuery(string(b))
+			if !q.failing || !slices.Equal(q.tests, []string{"TestGet"}) {
+				t.Errorf("failing %v, tests %v; want true, [TestGet]", q.failing, q.tests)
+			}
+			if len(q.dirs) == 0 || slices.ContainsFunc(q.dirs, func(d string) bool { return d != "kv" }) {
+				t.Errorf("dirs %v, want kv only", q.dirs)
+			}
+			if !slices.Equal(q.paths, []pathHint{{path: "kv_test.go", line: 11}}) {
+				t.Errorf("paths %v, want kv_test.go:11 only", q.paths)
+			}
+		})
 	}
 }
 

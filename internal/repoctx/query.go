@@ -50,18 +50,28 @@ type qterm struct {
 }
 
 var (
-	reFailTest  = regexp.MustCompile(`--- (?:FAIL|PANIC): (\S+)`)
-	reTestName  = regexp.MustCompile(`\b(?:Test|Benchmark|Fuzz)[A-Z0-9_]\w*`)
-	reFileLine  = regexp.MustCompile(`((?:[\w.\-]+/)*[\w.\-]+\.[A-Za-z][A-Za-z0-9]{0,4}):(\d+)`)
-	reFileName  = regexp.MustCompile(`(?:[\w.\-]+/)*[\w\-]+\.(?:go|py|js|jsx|ts|tsx|rs|java|kt|c|h|cc|cpp|hpp|rb|php|cs|swift|scala|sh|proto|ya?ml|toml|json|md)\b`)
-	reFrame     = regexp.MustCompile(`(?m)^\s*((?:[\w.\-]+/)*[\w\-]+)\.(?:\(\*?(\w+)(?:\[[^\]]*\])?\)\.)?(\w+)(?:\.func\d+)*(?:\[[^\]]*\])?\(`)
-	rePkgLine   = regexp.MustCompile(`(?m)^(?:FAIL|ok|---)\s+((?:[\w.\-]+/)*[\w.\-]+)\s+(?:[\d.]+s|\[|\(cached\))`)
-	rePyFrame   = regexp.MustCompile(`File "([^"\n]+)", line (\d+)(?:, in (\w+))?`)
-	reSelector  = regexp.MustCompile(`\b([a-z][a-z0-9]*)\.([A-Z]\w*)`)
-	reCall      = regexp.MustCompile(`\b([A-Za-z_]\w*)\(`)
-	reQuoted    = regexp.MustCompile("`([^`\\n]{1,200})`|\"([^\"\\n]{1,200})\"|'([^'\\n]{1,100})'")
-	reIdent     = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
-	reFailBlock = regexp.MustCompile(`(?m)^(?:--- FAIL|FAIL\s|panic: |goroutine \d+ \[|Traceback \(most recent call last\))`)
+	// reFailTest is a failing test's line: go test's "--- FAIL: TestX", or
+	// the head of its output in gotestsum's summary, "=== FAIL: pkg TestX",
+	// with its package.
+	reFailTest = regexp.MustCompile(`(?:--- (?:FAIL|PANIC): |=== FAIL: (\S+) )(\S+)`)
+	reTestName = regexp.MustCompile(`\b(?:Test|Benchmark|Fuzz)[A-Z0-9_]\w*`)
+	reFileLine = regexp.MustCompile(`((?:[\w.\-]+/)*[\w.\-]+\.[A-Za-z][A-Za-z0-9]{0,4}):(\d+)`)
+	reFileName = regexp.MustCompile(`(?:[\w.\-]+/)*[\w\-]+\.(?:go|py|js|jsx|ts|tsx|rs|java|kt|c|h|cc|cpp|hpp|rb|php|cs|swift|scala|sh|proto|ya?ml|toml|json|md)\b`)
+	reFrame    = regexp.MustCompile(`(?m)^\s*((?:[\w.\-]+/)*[\w\-]+)\.(?:\(\*?(\w+)(?:\[[^\]]*\])?\)\.)?(\w+)(?:\.func\d+)*(?:\[[^\]]*\])?\(`)
+	rePkgLine  = regexp.MustCompile(`(?m)^(?:FAIL|ok|---)\s+((?:[\w.\-]+/)*[\w.\-]+)\s+(?:[\d.]+s|\[|\(cached\))`)
+	// reSumFailPkg is gotestsum's line for a package that failed: "✖  pkg
+	// (1.2s)" (--format pkgname), "FAIL pkg" (testname), "FAIL Package pkg
+	// (5ms)" (github-actions); its "FAIL pkg.TestX (0.00s)" is a test's.
+	reSumFailPkg = regexp.MustCompile(`(?m)^[ \t]*(?:✖|❌|FAIL(?:[ \t]+Package)?)[ \t]+([\w.\-/]+)(?:[ \t]+\([^)\n]*\))?[ \t]*$`)
+	rePyFrame    = regexp.MustCompile(`File "([^"\n]+)", line (\d+)(?:, in (\w+))?`)
+	reSelector   = regexp.MustCompile(`\b([a-z][a-z0-9]*)\.([A-Z]\w*)`)
+	reCall       = regexp.MustCompile(`\b([A-Za-z_]\w*)\(`)
+	reQuoted     = regexp.MustCompile("`([^`\\n]{1,200})`|\"([^\"\\n]{1,200})\"|'([^'\\n]{1,100})'")
+	reIdent      = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+	// reSumTest is a test's name after its package, as gotestsum writes it
+	// (pkg.TestX).
+	reSumTest   = regexp.MustCompile(`(?:^|[./])(?:Test|Benchmark|Fuzz|Example)`)
+	reFailBlock = regexp.MustCompile(`(?m)^(?:--- FAIL|=== FAIL: |FAIL\s|panic: |goroutine \d+ \[|Traceback \(most recent call last\))`)
 )
 
 // parseQuery extracts the signals of text.
@@ -94,7 +104,10 @@ func parseQuery(text string) *query {
 		}
 	}
 	for _, m := range reFailTest.FindAllStringSubmatch(text, -1) {
-		addTest(m[1])
+		addTest(m[2])
+		if m[1] != "" && m[1] != "." {
+			q.dirs = append(q.dirs, m[1])
+		}
 	}
 	for _, t := range reTestName.FindAllString(text, -1) {
 		addTest(t)
@@ -116,6 +129,11 @@ func parseQuery(text string) *query {
 	}
 	for _, m := range rePkgLine.FindAllStringSubmatch(text, -1) {
 		q.dirs = append(q.dirs, m[1])
+	}
+	for _, m := range reSumFailPkg.FindAllStringSubmatch(text, -1) {
+		if m[1] != "." && !reSumTest.MatchString(m[1]) {
+			q.dirs = append(q.dirs, m[1])
+		}
 	}
 	seenPath := map[string]bool{}
 	seenLine := map[pathHint]bool{}

@@ -59,6 +59,11 @@ var packsDir string
 // keepTrees keeps each case's trees instead of removing them (-keep).
 var keepTrees bool
 
+// issueHead, when set (-issue-head), goes before each issue text, as a bug
+// report template's questions and the reporter's go version and go env
+// output do.
+var issueHead string
+
 // measure rebuilds every case from the module proxy and prints file and
 // site recall per query kind, ranker and budget.
 func measure(cs []Case, only string, verbose bool, out io.Writer) error {
@@ -97,6 +102,9 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 			query := c.Failing
 			if kind == "issue" {
 				query = c.Issue
+				if issueHead != "" && query != "" {
+					query = issueHead + "\n" + query
+				}
 			} else if goTestMode != "" {
 				if query, err = packageOutput(trees[kind], c); errors.Is(err, errTooLong) {
 					fmt.Fprintf(os.Stderr, "realbugs: %v; its failing output is not measured\n", err)

@@ -101,6 +101,38 @@ func TestParseQueryIssue(t *testing.T) {
 	}
 }
 
+// TestParseQueryLeavesOutGoEnv: the go version and go env output that a
+// bug report template asks for names the reporter's machine; its quoted
+// values and its GOMOD's go.mod are not the bug's.
+func TestParseQueryLeavesOutGoEnv(t *testing.T) {
+	body := "Get says a missing key is there\n\nCalling `kv.Get(\"x\")` on an empty store returns true.\n"
+	for name, head := range map[string]string{
+		"unix": "```\n$ go version\ngo version go1.22.3 linux/amd64\n$ go env\nGO111MODULE=''\nGOARCH='amd64'\nGOFLAGS=''\n" +
+			"GOMOD='/home/dev/src/app/go.mod'\nGOOS='linux'\nCGO_ENABLED='1'\nCC='gcc'\nCGO_CFLAGS='-O2 -g'\n" +
+			"GOGCCFLAGS='-fPIC -m64 -pthread -fmessage-length=0'\n```\n\n",
+		"windows": "go version go1.21.5 windows/amd64\n\nset GOARCH=amd64\nset GOOS=windows\nset GOPATH=C:\\Users\\dev\\go\nset GOMOD=C:\\src\\app\\go.mod\n\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			got, want := parseQuery(head+body), parseQuery(body)
+			if !reflect.DeepEqual(got.symbols, want.symbols) || !reflect.DeepEqual(got.terms, want.terms) ||
+				!reflect.DeepEqual(got.paths, want.paths) || !reflect.DeepEqual(got.quoted, want.quoted) || !reflect.DeepEqual(got.pkgs, want.pkgs) {
+				t.Errorf("with go env's output: symbols %v, paths %v, quoted %v, terms %v\nwant those of the report alone: %v, %v, %v, %v",
+					got.symbols, got.paths, got.quoted, got.terms, want.symbols, want.paths, want.quoted, want.terms)
+			}
+		})
+	}
+	// A command run with a variable, or a line or two of them, is the
+	// report's own.
+	for _, text := range []string{
+		"Building for Windows breaks:\n\nGOOS=windows go build ./...\n",
+		"With these set it works:\n\nGOFLAGS=-mod=mod\nGOWORK=off\n",
+	} {
+		if got := withoutGoEnv(text); got != text {
+			t.Errorf("withoutGoEnv(%q) = %q, want it unchanged", text, got)
+		}
+	}
+}
+
 func TestTestSubjects(t *testing.T) {
 	got := map[string]float64{}
 	for _, s := range testSubjects("TestReader_ReadRune") {

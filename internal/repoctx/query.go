@@ -68,10 +68,7 @@ var (
 	reCall       = regexp.MustCompile(`\b([A-Za-z_]\w*)\(`)
 	reQuoted     = regexp.MustCompile("`([^`\\n]{1,200})`|\"([^\"\\n]{1,200})\"|'([^'\\n]{1,100})'")
 	reIdent      = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
-	// reSumTest is a test's name after its package, as gotestsum writes it
-	// (pkg.TestX).
-	reSumTest   = regexp.MustCompile(`(?:^|[./])(?:Test|Benchmark|Fuzz|Example)`)
-	reFailBlock = regexp.MustCompile(`(?m)^(?:--- FAIL|=== FAIL: |FAIL\s|panic: |goroutine \d+ \[|Traceback \(most recent call last\))`)
+	reFailBlock  = regexp.MustCompile(`(?m)^(?:--- FAIL|=== FAIL: |FAIL\s|panic: |goroutine \d+ \[|Traceback \(most recent call last\))`)
 )
 
 // parseQuery extracts the signals of text.
@@ -131,7 +128,7 @@ func parseQuery(text string) *query {
 		q.dirs = append(q.dirs, m[1])
 	}
 	for _, m := range reSumFailPkg.FindAllStringSubmatch(text, -1) {
-		if m[1] != "." && !reSumTest.MatchString(m[1]) {
+		if test, _ := testResult(m[0]); m[1] != "." && test == "" { // not FAIL pkg.TestX (0.00s)
 			q.dirs = append(q.dirs, m[1])
 		}
 	}

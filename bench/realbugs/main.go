@@ -15,6 +15,7 @@
 //	go run ./bench/realbugs [-cases bench/realbugs/cases.json] [-v] [-only ID]
 //	go run ./bench/realbugs -gotest v    # the failing output as go test -v of the package
 //	go run ./bench/realbugs -gotest gotestsum -gotestsum-format testname
+//	go run ./bench/realbugs -ci-log actions-job  # the failing output in a GitHub Actions job's raw log
 //	go run ./bench/realbugs -issue-head bench/realbugs/go-env-head.txt
 //	go run ./bench/realbugs -show ID     # what ID's issue text is written from
 //	go run ./bench/realbugs -check       # no issue text leaks the fix
@@ -44,6 +45,7 @@ func main() {
 	flag.StringVar(&goTestMode, "gotest", "", "v, json, all or gotestsum: measure each case's failing output as a CI log shows it, run on the buggy tree now: go test -v (or -json) of every test of its package, go test ./... of the whole module (all), or the package's go test -json as "+goTestSum+" prints it (gotestsum); not the failing tests' output the case keeps")
 	flag.StringVar(&goTestSumFormat, "gotestsum-format", goTestSumFormat, "with -gotest gotestsum, gotestsum's --format: pkgname, testname, github-actions, pkgname-and-test-fails, standard-verbose, ...")
 	flag.StringVar(&goTestCache, "gotest-cache", "", "with -gotest, keep each case's go test output in this directory and reuse it")
+	flag.StringVar(&ciLog, "ci-log", "", "actions or actions-job: measure each case's failing output (the stored one, or -gotest's) as GitHub Actions' raw log of the step that ran it (every line time-stamped, the step's group, its command in color), or of the whole job (the runner's set-up, checkout and setup-go before the step, their cleanup after)")
 	issueHeadFile := flag.String("issue-head", "", "put this file's text before each issue text, as a bug report template puts its questions and the reporter's go version and go env output (bench/realbugs/go-env-head.txt)")
 	flag.Parse()
 	if *issueHeadFile != "" {
@@ -56,6 +58,10 @@ func main() {
 	}
 	if goTestMode != "" && !slices.Contains(goTestModes, goTestMode) {
 		fmt.Fprintf(os.Stderr, "realbugs: -gotest %q is not a mode; use one of %s\n", goTestMode, strings.Join(goTestModes, ", "))
+		os.Exit(2)
+	}
+	if ciLog != "" && !slices.Contains(ciLogs, ciLog) {
+		fmt.Fprintf(os.Stderr, "realbugs: -ci-log %q is not a CI log form; use one of %s\n", ciLog, strings.Join(ciLogs, ", "))
 		os.Exit(2)
 	}
 	if goTestCache != "" {

@@ -116,6 +116,13 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 			if strings.TrimSpace(query) == "" {
 				continue
 			}
+			switch {
+			case kind != "failing":
+			case ciLog == "actions":
+				query = actionsLog(query, ciCommand(), "")
+			case ciLog == "actions-job":
+				query = actionsLog(query, ciCommand(), ciJob(c))
+			}
 			root := trees[kind]
 			if err := gitInit(root); err != nil {
 				return err

@@ -13,9 +13,6 @@ var (
 	reTestEvent = regexp.MustCompile(`^=== (?:RUN|PAUSE|CONT|NAME)\s+(\S+)`)
 	// reTestResult is a test's result line, indented by a subtest's depth.
 	reTestResult = regexp.MustCompile(`^\s*--- (PASS|FAIL|SKIP): (\S+) \(`)
-	// reLogTime is the time GitHub Actions writes before each line of a
-	// job's raw log (its "Download log archive").
-	reLogTime = regexp.MustCompile(`(?m)^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?`)
 	// rePassedPkg is go test's line for a package whose tests passed, or
 	// that has none.
 	rePassedPkg = regexp.MustCompile(`(?m)^(?:ok[ \t]+[\w\-]+[./][\w.\-/]*[ \t]+(?:\d+\.\d+s|\(cached\))|\?[ \t]+\S+[ \t]+\[no test files\])[^\n]*\n?`)
@@ -32,9 +29,9 @@ var (
 	reSumResult = regexp.MustCompile(`^[ \t]*(?:(PASS|FAIL|SKIP) (?:\S*?[./])??|=== (FAIL|SKIP): \S+ )((?:Test|Benchmark|Fuzz|Example)\S*) \(`)
 )
 
-// failedOutput is the part of go test output that says what failed: of
-// a raw CI log, without the time before each line and the commands that
-// fold it into groups; of go test -json (test2json), the text it
+// failedOutput is the part of go test output that says what failed (read
+// as plainLog leaves it): of a CI log, without the commands that fold it
+// into groups; of go test -json (test2json), the text it
 // encodes; without the lines of the packages that passed or have no
 // tests ("ok  pkg 0.1s", "?  pkg [no test files]", gotestsum's "✓  pkg");
 // of go test -v and gotestsum, without the lines of the tests that passed
@@ -48,22 +45,11 @@ var (
 // A log that shows no failure once they are gone (everything passed) is
 // read whole.
 func failedOutput(text string) string {
-	text = testJSONText(untimed(text))
+	text = testJSONText(text)
 	if failed := withoutPassed(text); reFailBlock.MatchString(failed) {
 		return failed
 	}
 	return text
-}
-
-// untimed is text without the time before each line, when most of its
-// lines have one (a raw CI log): the output's lines are read from their
-// start ("--- FAIL", a frame, "FAIL pkg").
-func untimed(text string) string {
-	n := len(reLogTime.FindAllStringIndex(text, -1))
-	if n == 0 || 2*n < strings.Count(text, "\n") {
-		return text
-	}
-	return reLogTime.ReplaceAllString(text, "")
 }
 
 // withoutPassed is go test output text without the lines of the packages
@@ -220,5 +206,7 @@ func testJSONText(text string) string {
 	if events <= other {
 		return text
 	}
-	return b.String()
+	// The output a test prints is read as a terminal shows it, as a
+	// log's is: its colors are in the events' strings ("\u001b[31m").
+	return plainText(b.String())
 }

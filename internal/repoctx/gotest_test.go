@@ -58,16 +58,11 @@ func TestFailedOutputOfVerboseGoTest(t *testing.T) {
 // TestFailedOutputOfARawCILog: GitHub Actions' raw log puts the time
 // before every line; the lines are read from after it.
 func TestFailedOutputOfARawCILog(t *testing.T) {
-	var b strings.Builder
-	for _, l := range strings.SplitAfter(verboseLog, "\n") {
-		if l != "" {
-			b.WriteString("2026-11-25T05:59:41.2816043Z " + l)
-		}
-	}
-	if got, want := failedOutput(b.String()), failedOutput(verboseLog); got != want {
+	log := timed(verboseLog)
+	if got, want := failedOutput(plainLog(log)), failedOutput(verboseLog); got != want {
 		t.Errorf("from a raw log:\n%s\nwant, as without the times:\n%s", got, want)
 	}
-	if q := parseQuery(b.String()); !slices.Equal(q.tests, []string{"TestGet"}) || !slices.Equal(q.dirs, []string{"example.com/kv"}) {
+	if q := parseQuery(log); !slices.Equal(q.tests, []string{"TestGet"}) || !slices.Equal(q.dirs, []string{"example.com/kv"}) {
 		t.Errorf("tests %v, dirs %v; want [TestGet], [example.com/kv]", q.tests, q.dirs)
 	}
 	// A time on a line or two of prose is the prose's.

@@ -179,3 +179,50 @@ func actionsOutput(text string) string {
 	}
 	return b.String()
 }
+
+// reFence opens or closes a fenced code block in Markdown.
+var reFence = regexp.MustCompile("^ {0,3}(```+|~~~+)")
+
+// withoutHTMLComments is text without the HTML comments that start a line
+// (indented by three spaces at most) outside fenced code blocks: GitHub
+// hides them, and issue templates are full of them ("<!-- Paste the
+// output of go version -->"), hints the reporter did not write and the
+// maintainer does not see. A comment that is not closed runs to the end
+// of the text, as GitHub shows it. A comment inside a line stays: go test
+// prints such lines ("=== RUN   TestTokens/<!--_-->"), and their output
+// is indented.
+func withoutHTMLComments(text string) string {
+	if !strings.Contains(text, "<!--") {
+		return text
+	}
+	var b strings.Builder
+	fence := "" // the fence of the code block we are in
+	for pos := 0; pos < len(text); {
+		line := text[pos:]
+		if nl := strings.IndexByte(line, '\n'); nl >= 0 {
+			line = line[:nl+1]
+		}
+		m := reFence.FindStringSubmatch(line)
+		switch {
+		case fence != "":
+			if m != nil && m[1][0] == fence[0] && len(m[1]) >= len(fence) && strings.Trim(line, m[1][:1]+" \t\r\n") == "" {
+				fence = ""
+			}
+		case m != nil:
+			fence = m[1]
+		default:
+			indent := len(line) - len(strings.TrimLeft(line, " "))
+			if indent <= 3 && strings.HasPrefix(line[indent:], "<!--") {
+				end := strings.Index(text[pos+indent+4:], "-->")
+				if end < 0 {
+					return b.String()
+				}
+				pos += indent + 4 + end + 3
+				continue // the rest of the line where it ends
+			}
+		}
+		b.WriteString(line)
+		pos += len(line)
+	}
+	return b.String()
+}

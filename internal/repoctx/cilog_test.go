@@ -194,3 +194,25 @@ func TestPlainTextKeepsWrittenEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestParseQueryLeavesOutTemplateComments: an issue template's comments,
+// which GitHub hides, are not the report's words; a comment in a code
+// block, inside a line or indented as go test indents output stays.
+func TestParseQueryLeavesOutTemplateComments(t *testing.T) {
+	report := "### Description\n\nCalling `kv.Get(\"x\")` on an empty store returns true.\n"
+	template := "<!--\nThanks for the report! Search the issues first; SECURITY.md says how to\nreport a vulnerability.\n-->\n\n" +
+		"### Version\n\n  <!-- Paste the `require example.com/mod v1.4.0` line of your go.mod. -->\nv1.4.0 <!-- is the latest release affected too? -->\n\n"
+	sameQuery(t, parseQuery(template+report), parseQuery("\n\n### Version\n\n\nv1.4.0 <!-- is the latest release affected too? -->\n\n"+report))
+	sameQuery(t, parseQuery(report+"\n<!-- Paste `go env` output here, then delete this line. Mention Unix and Windows."), parseQuery(report+"\n"))
+	for _, text := range []string{
+		"```html\n<!-- kept: code -->\n<p>x</p>\n```\n",
+		"~~~~\n```\n<!-- kept: the fence is ~~~~ -->\n~~~~\n",
+		"    <!-- indented: code -->\n",
+		"=== RUN   TestTokens/<!--_-->\n--- FAIL: TestTokens/<!--_--> (0.00s)\n",
+		"Same for `> <!-- a -->` in a quote.\n",
+	} {
+		if got := withoutHTMLComments(text); got != text {
+			t.Errorf("withoutHTMLComments(%q) = %q, want it unchanged", text, got)
+		}
+	}
+}

@@ -73,7 +73,7 @@ var (
 
 // parseQuery extracts the signals of text.
 func parseQuery(text string) *query {
-	text = capQuery(failedOutput(withoutGoEnv(plainLog(text))))
+	text = capQuery(failedOutput(withoutGoEnv(withoutHTMLComments(plainLog(text)))))
 	q := &query{text: text, symbols: map[string]float64{}, failing: reFailBlock.MatchString(text)}
 	addSym := func(name string, s float64) {
 		// New, Close, String: as written, a name is a symbol even if the

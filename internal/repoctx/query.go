@@ -73,7 +73,8 @@ var (
 
 // parseQuery extracts the signals of text.
 func parseQuery(text string) *query {
-	text = capQuery(failedOutput(withoutGoEnv(withoutHTMLComments(plainLog(text)))))
+	text, linked := readLinks(withoutHTMLComments(plainLog(text)))
+	text = capQuery(failedOutput(withoutGoEnv(text)))
 	q := &query{text: text, symbols: map[string]float64{}, failing: reFailBlock.MatchString(text)}
 	addSym := func(name string, s float64) {
 		// New, Close, String: as written, a name is a symbol even if the
@@ -167,6 +168,9 @@ func parseQuery(text string) *query {
 	}
 	for _, m := range reCall.FindAllStringSubmatch(text, -1) {
 		addSym(m[1], medium)
+	}
+	for _, name := range linked { // a pkg.go.dev link's symbol
+		addSym(name, medium)
 	}
 	for _, m := range reQuoted.FindAllStringSubmatch(text, -1) {
 		inner := m[1] + m[2] + m[3]

@@ -10,6 +10,15 @@ import (
 // from "View raw logs" or the API's job logs and may paste whole.
 var ciLog string
 
+// quoteFailing, when set (-quote), measures each case's failing output
+// as a report quotes it in Markdown: "> " before each line.
+var quoteFailing bool
+
+// quoted is text with "> " before each line.
+func quoted(text string) string {
+	return "> " + strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n> ") + "\n"
+}
+
 // ciLogs are the values -ci-log takes: the failed step's log, or the
 // whole job's.
 var ciLogs = []string{"actions", "actions-job"}

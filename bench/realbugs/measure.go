@@ -116,6 +116,9 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 			if strings.TrimSpace(query) == "" {
 				continue
 			}
+			if kind == "failing" && quoteFailing {
+				query = quoted(query)
+			}
 			switch {
 			case kind != "failing":
 			case ciLog == "actions":

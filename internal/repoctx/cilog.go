@@ -28,11 +28,27 @@ var (
 // order mark, with "\n" line ends (a line that "\r" rewrites shows what
 // was written last), and without the terminal's escape sequences, which
 // would glue their codes to the words they color ("[31mbound" reads as
-// the word "mbound"). Of a GitHub Actions raw log it keeps what the
+// the word "mbound"), and without the marks of quoted lines (see
+// unquoted). Of a GitHub Actions raw log it keeps what the
 // failing steps printed (see actionsOutput), without the time before
 // each line.
 func plainLog(text string) string {
-	return actionsOutput(plainText(text))
+	return actionsOutput(unquoted(plainText(text)))
+}
+
+// reQuoteMark is the mark of a line that Markdown shows as a quote: "> ",
+// or "> > " for a quote in a quote.
+var reQuoteMark = regexp.MustCompile(`(?m)^ {0,3}>(?:[ \t]?>)*[ \t]?`)
+
+// unquoted is text without the marks of quoted lines: a report that
+// quotes go test's output or a panic ("> --- FAIL: TestGet", ">
+// github.com/acme/kv.(*Store).Get(...)") shows it as it was printed, and
+// its lines are read from their start, as the output's are.
+func unquoted(text string) string {
+	if !strings.Contains(text, ">") {
+		return text
+	}
+	return reQuoteMark.ReplaceAllString(text, "")
 }
 
 // plainText is text without byte order marks, with "\n" line ends and

@@ -216,3 +216,16 @@ func TestParseQueryLeavesOutTemplateComments(t *testing.T) {
 		}
 	}
 }
+
+// TestParseQueryReadsAQuote: go test's output or a panic quoted in a
+// report ("> " before each line, "> > " in a reply) gives the query of
+// the output as printed.
+func TestParseQueryReadsAQuote(t *testing.T) {
+	panicked := "--- FAIL: TestGet (0.00s)\npanic: runtime error: invalid memory address or nil pointer dereference [recovered]\n" +
+		"goroutine 7 [running]:\ntesting.tRunner.func1.2({0x5f1e20, 0x8a4b90})\n\t/usr/local/go/src/testing/testing.go:1632 +0x230\n" +
+		"example.com/kv.(*Store).lookup(0x0, {0x61b2c4, 0x1})\n\t/src/kv/store.go:41 +0x1c\nexample.com/kv.(*Store).Get(...)\n\t/src/kv/store.go:30\n" +
+		"example.com/kv.TestGet(0xc000007860)\n\t/src/kv/kv_test.go:12 +0x3d\nFAIL\texample.com/kv\t0.004s\n"
+	want := parseQuery("Get panics on a nil store:\n\n" + panicked)
+	sameQuery(t, parseQuery("Get panics on a nil store:\n\n> "+strings.ReplaceAll(strings.TrimSuffix(panicked, "\n"), "\n", "\n> ")+"\n"), want)
+	sameQuery(t, parseQuery("Get panics on a nil store:\n\n> > "+strings.ReplaceAll(strings.TrimSuffix(panicked, "\n"), "\n", "\n>> ")+"\n"), want)
+}

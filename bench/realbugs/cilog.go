@@ -227,6 +227,8 @@ func ciCommand() string {
 		return "go test ./..."
 	case "gotestsum":
 		return "gotestsum --format " + goTestSumFormat + " -- ./..."
+	case "gotestfmt":
+		return "go test -json -v ./... 2>&1 | gotestfmt"
 	}
 	return "go test -" + goTestMode + " ./..."
 }

@@ -10,22 +10,27 @@ import (
 	"strings"
 )
 
-// goTestMode, when set (-gotest v, json, all or gotestsum), makes each
+// goTestMode, when set (-gotest v, json, all, gotestsum or gotestfmt), makes each
 // case's failing output the one a CI log shows: go test -v (or -json) of
 // every test of the case's package, go test ./... of the whole module
 // (all), or the package's go test -json as gotestsum prints it
-// (gotestsum), run on the buggy tree, rather than the output of its
-// failing tests alone that the case keeps. It names the package's passing
-// tests (or the module's passing packages) too.
+// (gotestsum) or gotestfmt in a GitHub Actions job (gotestfmt), run on
+// the buggy tree, rather than the output of its failing tests alone that
+// the case keeps. It names the package's passing tests (or the module's
+// passing packages) too.
 var goTestMode string
 
 // goTestModes are the values -gotest takes.
-var goTestModes = []string{"v", "json", "all", "gotestsum"}
+var goTestModes = []string{"v", "json", "all", "gotestsum", "gotestfmt"}
 
 // goTestSum is the gotestsum that -gotest gotestsum runs (go run fetches
 // it from the module proxy), and goTestSumFormat its --format
 // (-gotestsum-format; pkgname is gotestsum's own default).
 const goTestSum = "gotest.tools/gotestsum@v1.13.0"
+
+// goTestFmt is the gotestfmt that -gotest gotestfmt runs, with its GitHub
+// Actions template (test results in groups, in color).
+const goTestFmt = "github.com/gotesttools/gotestfmt/v2/cmd/gotestfmt@v2.5.0"
 
 var goTestSumFormat = "pkgname"
 
@@ -47,8 +52,11 @@ var goTestTimeout = testTimeout
 // is not an error; a run that cannot start, or runs past goTestTimeout
 // (errTooLong), is.
 func packageOutput(root string, c Case) (string, error) {
-	if goTestMode == "gotestsum" {
+	switch goTestMode {
+	case "gotestsum":
 		return goTestSumOutput(root, c)
+	case "gotestfmt":
+		return goTestFmtOutput(root, c)
 	}
 	return goTestOutput(root, c, goTestMode)
 }
@@ -87,11 +95,22 @@ func goTestOutput(root string, c Case, mode string) (string, error) {
 	return string(out), nil
 }
 
-// goTestSumOutput is c's go test -json output (the json mode's, cached
-// alike) as gotestsum prints it in goTestSumFormat, run in root so that it
-// names packages by their path in the module, as it does in CI. gotestsum
-// exits non-zero when a test failed; that is the point, not an error.
+// goTestSumOutput is c's package's go test -json output, from the cache
+// when it holds it, as gotestsum prints it in goTestSumFormat.
 func goTestSumOutput(root string, c Case) (string, error) {
+	return renderTestJSON(root, c, goTestSum, "--format", goTestSumFormat, "--no-color", "--raw-command", "--", "cat")
+}
+
+// goTestFmtOutput is c's package's go test -json output, from the cache
+// when it holds it, as gotestfmt prints it in a GitHub Actions job.
+func goTestFmtOutput(root string, c Case) (string, error) {
+	return renderTestJSON(root, c, goTestFmt, "-ci", "github", "-input")
+}
+
+// renderTestJSON runs tool (go run fetches it from the module proxy) in
+// root with args and the path of a file holding c's package's go test
+// -json output, and returns what it prints.
+func renderTestJSON(root string, c Case, tool string, args ...string) (string, error) {
 	events, err := goTestOutput(root, c, "json")
 	if err != nil {
 		return "", err
@@ -108,14 +127,14 @@ func goTestSumOutput(root string, c Case) (string, error) {
 	if err := f.Close(); err != nil {
 		return "", err
 	}
-	cmd := exec.Command("go", "run", goTestSum, "--format", goTestSumFormat, "--no-color", "--raw-command", "--", "cat", f.Name())
+	cmd := exec.Command("go", append(append([]string{"run", tool}, args...), f.Name())...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if _, failed := err.(*exec.ExitError); err != nil && !(failed && len(out) > 0) {
-		return "", fmt.Errorf("%s: %s --format %s: %v\n%s", c.ID, goTestSum, goTestSumFormat, err, stderr.String())
+		return "", fmt.Errorf("%s: %s %s: %v\n%s", c.ID, tool, strings.Join(args, " "), err, stderr.String())
 	}
 	return string(out), nil
 }

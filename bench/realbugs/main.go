@@ -15,6 +15,7 @@
 //	go run ./bench/realbugs [-cases bench/realbugs/cases.json] [-v] [-only ID]
 //	go run ./bench/realbugs -gotest v    # the failing output as go test -v of the package
 //	go run ./bench/realbugs -gotest gotestsum -gotestsum-format testname
+//	go run ./bench/realbugs -gotest gotestfmt
 //	go run ./bench/realbugs -ci-log actions-job  # the failing output in a GitHub Actions job's raw log
 //	go run ./bench/realbugs -issue-head bench/realbugs/go-env-head.txt
 //	go run ./bench/realbugs -show ID     # what ID's issue text is written from
@@ -42,7 +43,7 @@ func main() {
 	check := flag.Bool("check", false, "check that no issue text names an identifier that only the fix's changed code lines show (not the test change, release notes or exported API); with -only, one case")
 	digestFile := flag.String("digest", "", "write each case's engine pack digest per query kind and budget (SHA-256 of its text and files) to this file, to prove that a change to the engine packs the same")
 	showID := flag.String("show", "", "print what the issue text of the case with this id is written from: its test change, release notes change and failing output (never the fix)")
-	flag.StringVar(&goTestMode, "gotest", "", "v, json, all or gotestsum: measure each case's failing output as a CI log shows it, run on the buggy tree now: go test -v (or -json) of every test of its package, go test ./... of the whole module (all), or the package's go test -json as "+goTestSum+" prints it (gotestsum); not the failing tests' output the case keeps")
+	flag.StringVar(&goTestMode, "gotest", "", "v, json, all, gotestsum or gotestfmt: measure each case's failing output as a CI log shows it, run on the buggy tree now: go test -v (or -json) of every test of its package, go test ./... of the whole module (all), or the package's go test -json as "+goTestSum+" prints it (gotestsum), or as "+goTestFmt+" prints it in a GitHub Actions job (gotestfmt); not the failing tests' output the case keeps")
 	flag.StringVar(&goTestSumFormat, "gotestsum-format", goTestSumFormat, "with -gotest gotestsum, gotestsum's --format: pkgname, testname, github-actions, pkgname-and-test-fails, standard-verbose, ...")
 	flag.StringVar(&goTestCache, "gotest-cache", "", "with -gotest, keep each case's go test output in this directory and reuse it")
 	flag.StringVar(&ciLog, "ci-log", "", "actions or actions-job: measure each case's failing output (the stored one, or -gotest's) as GitHub Actions' raw log of the step that ran it (every line time-stamped, the step's group, its command in color), or of the whole job (the runner's set-up, checkout and setup-go before the step, their cleanup after)")

@@ -26,6 +26,12 @@ var (
 	// head of a test's output in its summary ("=== FAIL: pkg TestX
 	// (0.00s)", "=== SKIP: ..."): the result, and the test's name without
 	// its package.
+	// reFmtResult is gotestfmt's line for a test's result: "❌ TestX
+	// (0s)", with -showteststatus "✅ TestX (PASS; 12ms)"; ✅ passed, 🚧
+	// was skipped. The test's output follows, indented.
+	reFmtResult = regexp.MustCompile(`^[ \t]*(❌|✅|🚧) ((?:Test|Benchmark|Fuzz|Example)\S*) \((?:(?:PASS|FAIL|SKIP); )?[\d.]+[µnm]?s\)`)
+	// reFmtPkg is gotestfmt's head of a package's tests.
+	reFmtPkg = regexp.MustCompile(`^[ \t]*📦 (\S+)`)
 	reSumResult = regexp.MustCompile(`^[ \t]*(?:(PASS|FAIL|SKIP) (?:\S*?[./])??|=== (FAIL|SKIP): \S+ )((?:Test|Benchmark|Fuzz|Example)\S*) \(`)
 )
 
@@ -132,6 +138,40 @@ func withoutSumPassedPkgs(text string) string {
 	return text
 }
 
+// fmtResults are the results gotestfmt's icons stand for.
+var fmtResults = map[string]string{"❌": "FAIL", "✅": "PASS", "🚧": "SKIP"}
+
+// fmtFailedPkgs is text without gotestfmt's heads of the packages none of
+// whose tests failed ("📦 example.com/kv"), and the packages whose tests
+// did. It runs after the tests that passed are dropped.
+func fmtFailedPkgs(text string) (string, []string) {
+	if !strings.Contains(text, "📦") {
+		return text, nil
+	}
+	lines := strings.SplitAfter(text, "\n")
+	var pkgs []string
+	head := -1 // the line of the package whose lines these are
+	keep := make([]bool, len(lines))
+	for i, l := range lines {
+		keep[i] = true
+		if m := reFmtPkg.FindStringSubmatch(l); m != nil {
+			head, keep[i] = i, false
+			continue
+		}
+		if test, r := testResult(l); test != "" && r == "FAIL" && head >= 0 && !keep[head] {
+			keep[head] = true
+			pkgs = append(pkgs, reFmtPkg.FindStringSubmatch(lines[head])[1])
+		}
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		if keep[i] {
+			b.WriteString(l)
+		}
+	}
+	return b.String(), pkgs
+}
+
 // testResult is the test whose result line l is, and its result (PASS,
 // FAIL or SKIP): go test's "--- PASS: TestX (0.00s)", or gotestsum's (see
 // reSumResult).
@@ -145,6 +185,10 @@ func testResult(l string) (test, result string) {
 	case strings.HasPrefix(t, "PASS "), strings.HasPrefix(t, "FAIL "), strings.HasPrefix(t, "SKIP "), strings.HasPrefix(t, "=== "):
 		if m := reSumResult.FindStringSubmatch(l); m != nil {
 			return m[3], m[1] + m[2]
+		}
+	case strings.HasPrefix(t, "❌"), strings.HasPrefix(t, "✅"), strings.HasPrefix(t, "🚧"):
+		if m := reFmtResult.FindStringSubmatch(l); m != nil {
+			return m[2], fmtResults[m[1]]
 		}
 	}
 	return "", ""

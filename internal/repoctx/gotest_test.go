@@ -255,3 +255,38 @@ func TestParseQueryBoundsAHugeLog(t *testing.T) {
 		t.Errorf("capQuery of a short text = %q", got)
 	}
 }
+
+// TestFailedOutputOfGotestfmt reads what gotestfmt v2.5.0 prints (its
+// local template, its GitHub Actions one, and that with
+// -showteststatus), colors and all, for the module of
+// TestFailedOutputOfGotestsum: kv's TestGet/missing fails; the lines of
+// what passed or was skipped go, with the heads of the packages where
+// nothing failed; kv is the package to look in.
+func TestFailedOutputOfGotestfmt(t *testing.T) {
+	for _, name := range []string{"gotestfmt", "gotestfmt-github", "gotestfmt-github-status"} {
+		t.Run(name, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("testdata", name+".txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := parseQuery(string(b))
+			for _, gone := range []string{"TestPut", "stored a", "TestGet/present", "found a", "TestSkipped", "needs a server", "TestLater", "later ok", "store", "TestOpen", "opened", "empty"} {
+				if strings.Contains(q.text, gone) {
+					t.Errorf("%q is kept:\n%s", gone, q.text)
+				}
+			}
+			if kept := `kv_test.go:11: Get("x") = "", true; want "", false`; !strings.Contains(q.text, kept) {
+				t.Errorf("%q is dropped:\n%s", kept, q.text)
+			}
+			if !q.failing || !slices.Equal(q.tests, []string{"TestGet"}) {
+				t.Errorf("failing %v, tests %v; want true, [TestGet]", q.failing, q.tests)
+			}
+			if !slices.Equal(q.dirs, []string{"example.com/kvmod/kv"}) {
+				t.Errorf("dirs %v, want example.com/kvmod/kv only", q.dirs)
+			}
+			if !slices.Equal(q.paths, []pathHint{{path: "kv_test.go", line: 11}}) {
+				t.Errorf("paths %v, want kv_test.go:11 only", q.paths)
+			}
+		})
+	}
+}

@@ -68,14 +68,14 @@ var (
 	reCall       = regexp.MustCompile(`\b([A-Za-z_]\w*)\(`)
 	reQuoted     = regexp.MustCompile("`([^`\\n]{1,200})`|\"([^\"\\n]{1,200})\"|'([^'\\n]{1,100})'")
 	reIdent      = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
-	reFailBlock  = regexp.MustCompile(`(?m)^(?:--- FAIL|=== FAIL: |FAIL\s|panic: |goroutine \d+ \[|Traceback \(most recent call last\))`)
+	reFailBlock  = regexp.MustCompile(`(?m)^(?:--- FAIL|=== FAIL: |FAIL\s|panic: |goroutine \d+ \[|Traceback \(most recent call last\)|[ \t]*❌ (?:Test|Benchmark|Fuzz|Example)\S* \()`)
 )
 
 // parseQuery extracts the signals of text.
 func parseQuery(text string) *query {
 	text, linked := readLinks(withoutHTMLComments(plainLog(text)))
-	text = capQuery(failedOutput(withoutGoEnv(text)))
-	q := &query{text: text, symbols: map[string]float64{}, failing: reFailBlock.MatchString(text)}
+	text, fmtPkgs := fmtFailedPkgs(capQuery(failedOutput(withoutGoEnv(text))))
+	q := &query{text: text, symbols: map[string]float64{}, failing: reFailBlock.MatchString(text), dirs: fmtPkgs}
 	addSym := func(name string, s float64) {
 		// New, Close, String: as written, a name is a symbol even if the
 		// lower-case word is a stop word.

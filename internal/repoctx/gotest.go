@@ -26,13 +26,13 @@ var (
 	// head of a test's output in its summary ("=== FAIL: pkg TestX
 	// (0.00s)", "=== SKIP: ..."): the result, and the test's name without
 	// its package.
+	reSumResult = regexp.MustCompile(`^[ \t]*(?:(PASS|FAIL|SKIP) (?:\S*?[./])??|=== (FAIL|SKIP): \S+ )((?:Test|Benchmark|Fuzz|Example)\S*) \(`)
 	// reFmtResult is gotestfmt's line for a test's result: "❌ TestX
 	// (0s)", with -showteststatus "✅ TestX (PASS; 12ms)"; ✅ passed, 🚧
 	// was skipped. The test's output follows, indented.
 	reFmtResult = regexp.MustCompile(`^[ \t]*(❌|✅|🚧) ((?:Test|Benchmark|Fuzz|Example)\S*) \((?:(?:PASS|FAIL|SKIP); )?[\d.]+[µnm]?s\)`)
 	// reFmtPkg is gotestfmt's head of a package's tests.
 	reFmtPkg = regexp.MustCompile(`^[ \t]*📦 (\S+)`)
-	reSumResult = regexp.MustCompile(`^[ \t]*(?:(PASS|FAIL|SKIP) (?:\S*?[./])??|=== (FAIL|SKIP): \S+ )((?:Test|Benchmark|Fuzz|Example)\S*) \(`)
 )
 
 // failedOutput is the part of go test output that says what failed (read

@@ -144,6 +144,13 @@ func Split(cmd string) ([]string, error) {
 	if len(argv) == 0 {
 		return refuse("the command is empty")
 	}
+	// An escaped or quoted "$(" or backtick ($\(, "\`") is no substitution
+	// here, but the command could not be written back (Join) without one.
+	for _, a := range argv {
+		if strings.Contains(a, "$(") || strings.Contains(a, "`") {
+			return refuse(fmt.Sprintf("%q would be command substitution when the command is written back; it is not allowed even escaped or quoted", a))
+		}
+	}
 	return argv, nil
 }
 

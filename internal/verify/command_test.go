@@ -141,6 +141,10 @@ func TestParseCommandRefuses(t *testing.T) {
 		{"dotnet test --test-adapter-path x", nil, "makes dotnet run another program"},
 		{"dotnet test /tmp/evil/evil.csproj", nil, "outside the repository"},
 		{"bundle exec rspec --require /tmp/evil.rb", nil, "outside the repository"},
+		{`go test -run $\(x`, nil, "command substitution"},
+		{`go test -run $'('x`, nil, "command substitution"},
+		{"go test -run \\`x", nil, "command substitution"},
+		{"go test -run \"\\`\"", nil, "command substitution"},
 	} {
 		_, err := ParseCommand(tc.cmd, tc.allow)
 		var refused *RefusedError

@@ -8,12 +8,15 @@ import (
 
 // rawFile is one file section of a diff as written, before repair.
 type rawFile struct {
-	oldName, newName string   // as written, prefixes and /dev/null included
-	ext              []string // extended git header lines (modes, renames)
-	hunks            []rawHunk
-	binary           bool
-	sawHeader        bool // a "---"/"+++" pair was read
-	line             int
+	oldName, newName string // as written, /dev/null included; git's a/ and b/ taken off when both sides carry them
+	// unprefixed: git's a/ and b/ were taken off (stripPrefixes), so a
+	// name that still starts with a/ is the file's own.
+	unprefixed bool
+	ext        []string // extended git header lines (modes, renames)
+	hunks      []rawHunk
+	binary     bool
+	sawHeader  bool // a "---"/"+++" pair was read
+	line       int
 }
 
 // rawHunk is one hunk as written: the claimed start and the body lines with
@@ -83,7 +86,7 @@ func lexDiff(lines []string, fenced bool, defPath string, start int) []*rawFile 
 		switch {
 		case strings.HasPrefix(t, "diff --git "):
 			open(i)
-			cur.oldName, cur.newName = stripPrefixes(gitHeaderNames(t[len("diff --git "):]))
+			cur.oldName, cur.newName, cur.unprefixed = stripPrefixes(gitHeaderNames(t[len("diff --git "):]))
 			i++
 			for i < len(lines) && (isExtHeader(trimCR(lines[i])) || isBinaryMarker(trimCR(lines[i]))) {
 				if isBinaryMarker(trimCR(lines[i])) {
@@ -98,7 +101,7 @@ func lexDiff(lines []string, fenced bool, defPath string, start int) []*rawFile 
 				open(i)
 			}
 			cur.sawHeader = true
-			cur.oldName, cur.newName = stripPrefixes(headerName(t[4:]), headerName(trimCR(lines[i+1])[4:]))
+			cur.oldName, cur.newName, cur.unprefixed = stripPrefixes(headerName(t[4:]), headerName(trimCR(lines[i+1])[4:]))
 			i += 2
 		case isHunkHeader(t):
 			if cur == nil {
@@ -263,18 +266,19 @@ func continuesHunk(lines []string, i int, fenced bool) bool {
 }
 
 // stripPrefixes drops git's a/ and b/ when both sides carry them (or one
-// side is /dev/null). A lone prefix is left for resolveName to judge.
-func stripPrefixes(old, new string) (string, string) {
+// side is /dev/null), and says whether it did. A lone prefix is left for
+// resolveName to judge.
+func stripPrefixes(old, new string) (string, string, bool) {
 	oa, nb := strings.HasPrefix(old, "a/"), strings.HasPrefix(new, "b/")
 	switch {
 	case oa && nb:
-		return old[2:], new[2:]
+		return old[2:], new[2:], true
 	case oa && new == devNull:
-		return old[2:], new
+		return old[2:], new, true
 	case nb && old == devNull:
-		return old, new[2:]
+		return old, new[2:], true
 	}
-	return old, new
+	return old, new, false
 }
 
 // headerName is the name on a "---" or "+++" line, without a timestamp.

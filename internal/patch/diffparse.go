@@ -137,7 +137,7 @@ func repairAndParse(rf *rawFile) (*edit, error) {
 	if f.IsCopy {
 		return nil, fmt.Errorf("copies are not supported")
 	}
-	e := &edit{kind: editDiff, isNew: f.IsNew, isDelete: f.IsDelete, isRename: f.IsRename, oldMode: int(f.OldMode), newMode: int(f.NewMode), line: rf.line}
+	e := &edit{kind: editDiff, isNew: f.IsNew, isDelete: f.IsDelete, isRename: f.IsRename, oldMode: int(f.OldMode), newMode: int(f.NewMode), line: rf.line, unprefixed: rf.unprefixed}
 	if !f.IsNew {
 		e.oldPath = f.OldName
 	}

@@ -22,11 +22,14 @@ type edit struct {
 	isNew, isDelete  bool
 	isRename         bool
 	oldMode, newMode int // git modes from the diff header; 0 when not given
-	hunks            []hunk
-	content          string // whole-file edits
-	ambiguous        bool   // whole-file edits: where the block ends is a guess
-	label            string // how errors name it: "x.go", "SEARCH/REPLACE block 2 (x.go)"
-	line             int    // line of the reply it starts on
+	// unprefixed: a diff whose git a/ and b/ were taken off; its names
+	// are the files', "a/0" included.
+	unprefixed bool
+	hunks      []hunk
+	content    string // whole-file edits
+	ambiguous  bool   // whole-file edits: where the block ends is a guess
+	label      string // how errors name it: "x.go", "SEARCH/REPLACE block 2 (x.go)"
+	line       int    // line of the reply it starts on
 }
 
 // path is the file the edit is about.

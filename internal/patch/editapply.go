@@ -15,10 +15,10 @@ const maxWholeLines = 400
 func (w *workTree) apply(e *edit, res *Result) error {
 	var oldP, newP string
 	if e.oldPath != "" {
-		oldP = resolveName(w.root, e.oldPath, e.kind == editDiff)
+		oldP = resolveName(w.root, e.oldPath, e.kind == editDiff && !e.unprefixed)
 	}
 	if e.newPath != "" {
-		newP = resolveName(w.root, e.newPath, e.kind == editDiff)
+		newP = resolveName(w.root, e.newPath, e.kind == editDiff && !e.unprefixed)
 	}
 	if !e.isNew && oldP == newP && oldP != "" && checkName(oldP, w.pol) == nil && !exists(w.root, oldP) && needsOld(e) {
 		if p, note := w.relocate(oldP); p != "" {

@@ -110,3 +110,29 @@ func TestApplyCollapsesARunOfSlashes(t *testing.T) {
 		t.Errorf("the diff does not re-apply: %+v, %v", res2, err)
 	}
 }
+
+// TestApplyKeepsADirectoryNamedA: in a git diff whose a/ and b/ are
+// taken off, a path that still starts with a/ is the file's: a new
+// a/x.go is written there, not as x.go, and its diff re-applies to the
+// same files (FuzzApply found a new file a/0 re-applied as 0).
+func TestApplyKeepsADirectoryNamedA(t *testing.T) {
+	for _, reply := range []string{
+		"```diff\ndiff --git a/a/x.go b/a/x.go\nnew file mode 100644\n--- /dev/null\n+++ b/a/x.go\n@@ -0,0 +1 @@\n+package a\n```\n",
+		"a/x.go\n```\npackage a\n```\n",
+	} {
+		_, repo := fuzzRepo(t)
+		res, err := Apply(repo, reply, Policy{}, Options{})
+		if err != nil || !res.Applied {
+			t.Fatalf("Apply(%q) = %+v, %v; want it applied", reply, res, err)
+		}
+		_, repo2 := fuzzRepo(t)
+		if res2, err := Apply(repo2, res.Diff, Policy{}, Options{}); err != nil || !res2.Applied {
+			t.Fatalf("the diff does not re-apply: %+v, %v\n%s", res2, err, res.Diff)
+		}
+		for _, r := range []string{repo, repo2} {
+			if b, err := os.ReadFile(filepath.Join(r, "a", "x.go")); err != nil || string(b) != "package a\n" {
+				t.Errorf("a/x.go = %q, %v; want package a (diff:\n%s)", b, err, res.Diff)
+			}
+		}
+	}
+}

@@ -26,12 +26,11 @@ var (
 
 // plainLog is text as a terminal or a CI page shows it: without a byte
 // order mark, with "\n" line ends (a line that "\r" rewrites shows what
-// was written last), and without the terminal's escape sequences, which
-// would glue their codes to the words they color ("[31mbound" reads as
-// the word "mbound"), and without the marks of quoted lines (see
-// unquoted). Of a GitHub Actions raw log it keeps what the
-// failing steps printed (see actionsOutput), without the time before
-// each line.
+// was written last), without the terminal's escape sequences, which would
+// glue their codes to the words they color ("[31mbound" reads as the word
+// "mbound"), and without the marks of quoted lines (see unquoted). Of a
+// GitHub Actions raw log it keeps what the failing steps printed, without
+// the time before each line (see actionsOutput).
 func plainLog(text string) string {
 	return actionsOutput(unquoted(plainText(text)))
 }

@@ -229,3 +229,39 @@ func TestParseQueryReadsAQuote(t *testing.T) {
 	sameQuery(t, parseQuery("Get panics on a nil store:\n\n> "+strings.ReplaceAll(strings.TrimSuffix(panicked, "\n"), "\n", "\n> ")+"\n"), want)
 	sameQuery(t, parseQuery("Get panics on a nil store:\n\n> > "+strings.ReplaceAll(strings.TrimSuffix(panicked, "\n"), "\n", "\n>> ")+"\n"), want)
 }
+
+// FuzzParseQuery: an issue's text is anyone's, and no text may stop the
+// engine. The readings before the query's own only remove what a reader
+// does not see: none of them makes the text longer, and the query keeps
+// to its bounds.
+func FuzzParseQuery(f *testing.F) {
+	f.Add(actionsJobLog(verboseLog))
+	f.Add(timed("--- FAIL: TestGet (0.00s)\n##[error]Process completed with exit code 1.\n##[group]Run x\n##[endgroup]\nok\n"))
+	f.Add("\ufeff[31m--- FAIL\x1b[0m: TestGet\r\n> panic: x\r\n<!-- hint\n-->\n```\n<!-- kept -->\n```\nhttps://go.dev/play/p/Xk3 https://github.com/o/r/blob/v1/a/b.go#L3-L4 https://pkg.go.dev/a/b#T.M\n")
+	f.Add("📦 example.com/kv\n::group::❌ TestGet (0s)\n    kv_test.go:11: want false\n::endgroup::\n::group::✅ TestPut (PASS; 1ms)\n::endgroup::\n")
+	for _, name := range []string{"gotestfmt-github.txt", "gotestsum-github-actions.txt"} {
+		if b, err := os.ReadFile(filepath.Join("testdata", name)); err == nil {
+			f.Add(string(b))
+		}
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for name, read := range map[string]func(string) string{
+			"plainText": plainText, "unquoted": unquoted, "actionsOutput": actionsOutput, "withoutHTMLComments": withoutHTMLComments,
+			"readLinks":     func(s string) string { s, _ = readLinks(s); return s },
+			"fmtFailedPkgs": func(s string) string { s, _ = fmtFailedPkgs(s); return s },
+		} {
+			if got := read(text); len(got) > len(text) {
+				t.Fatalf("%s made %q longer: %q", name, text, got)
+			}
+		}
+		q := parseQuery(text)
+		if len(q.terms) > maxMatcherTerms {
+			t.Fatalf("%d terms, more than the matcher's %d", len(q.terms), maxMatcherTerms)
+		}
+		for _, h := range q.paths {
+			if h.path == "" || h.line < 0 {
+				t.Fatalf("path hint %+v from %q", h, text)
+			}
+		}
+	})
+}

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/untrusted"
 )
 
 var (
@@ -195,9 +197,6 @@ func actionsOutput(text string) string {
 	return b.String()
 }
 
-// reFence opens or closes a fenced code block in Markdown.
-var reFence = regexp.MustCompile("^ {0,3}(```+|~~~+)")
-
 // withoutHTMLComments is text without the HTML comments that start a line
 // (indented by three spaces at most) outside fenced code blocks: GitHub
 // hides them, and issue templates are full of them ("<!-- Paste the
@@ -217,15 +216,8 @@ func withoutHTMLComments(text string) string {
 		if nl := strings.IndexByte(line, '\n'); nl >= 0 {
 			line = line[:nl+1]
 		}
-		m := reFence.FindStringSubmatch(line)
-		switch {
-		case fence != "":
-			if m != nil && m[1][0] == fence[0] && len(m[1]) >= len(fence) && strings.Trim(line, m[1][:1]+" \t\r\n") == "" {
-				fence = ""
-			}
-		case m != nil:
-			fence = m[1]
-		default:
+		var code bool
+		if fence, code = untrusted.Fence(fence, line); !code {
 			indent := len(line) - len(strings.TrimLeft(line, " "))
 			if indent <= 3 && strings.HasPrefix(line[indent:], "<!--") {
 				end := strings.Index(text[pos+indent+4:], "-->")

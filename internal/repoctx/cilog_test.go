@@ -247,8 +247,8 @@ func FuzzParseQuery(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		for name, read := range map[string]func(string) string{
 			"plainText": plainText, "unquoted": unquoted, "actionsOutput": actionsOutput, "withoutHTMLComments": withoutHTMLComments,
-			"readLinks":     func(s string) string { s, _ = readLinks(s); return s },
-			"fmtFailedPkgs": func(s string) string { s, _ = fmtFailedPkgs(s); return s },
+			"readLinks":         func(s string) string { s, _ = readLinks(s); return s },
+			"withoutPassedPkgs": withoutPassedPkgs,
 		} {
 			if got := read(text); len(got) > len(text) {
 				t.Fatalf("%s made %q longer: %q", name, text, got)

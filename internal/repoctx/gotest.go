@@ -32,7 +32,7 @@ var (
 	// was skipped. The test's output follows, indented.
 	reFmtResult = regexp.MustCompile(`^[ \t]*(❌|✅|🚧) ((?:Test|Benchmark|Fuzz|Example)\S*) \((?:(?:PASS|FAIL|SKIP); )?[\d.]+[µnm]?s\)`)
 	// reFmtPkg is gotestfmt's head of a package's tests.
-	reFmtPkg = regexp.MustCompile(`^[ \t]*📦 (\S+)`)
+	reFmtPkg = regexp.MustCompile(`(?m)^[ \t]*📦 (\S+)`)
 )
 
 // failedOutput is the part of go test output that says what failed (read
@@ -97,7 +97,7 @@ func withoutPassed(text string) string {
 		if opens != nil {
 			text = strings.Join(lines, "")
 		}
-		return withoutSumPassedPkgs(text) // no test passed
+		return withoutPassedPkgs(text) // no test passed
 	}
 	var b strings.Builder
 	// cur is the test whose output a line is: after "=== RUN X", X's
@@ -122,13 +122,20 @@ func withoutPassed(text string) string {
 			b.WriteString(l)
 		}
 	}
-	return withoutSumPassedPkgs(b.String())
+	return withoutPassedPkgs(b.String())
+}
+
+// withoutPassedPkgs is text without gotestsum's and gotestfmt's lines for
+// the packages that passed or have no tests. It runs after the tests that
+// passed are dropped: "PASS pkg.TestX (0.00s)" has a package line's
+// shape, and its test's output follows it; a gotestfmt package's head
+// stays when a failed test's line follows it.
+func withoutPassedPkgs(text string) string {
+	return withoutFmtPassedPkgs(withoutSumPassedPkgs(text))
 }
 
 // withoutSumPassedPkgs is text without gotestsum's lines for the packages
-// that passed or have no tests. It runs after the tests that passed are
-// dropped: "PASS pkg.TestX (0.00s)" has a package line's shape, and its
-// test's output follows it.
+// that passed or have no tests (see withoutPassedPkgs).
 func withoutSumPassedPkgs(text string) string {
 	for _, mark := range []string{"PASS ", "SKIP ", "EMPTY ", "✓", "∅", "✅", "➖"} {
 		if strings.Contains(text, mark) {
@@ -141,26 +148,22 @@ func withoutSumPassedPkgs(text string) string {
 // fmtResults are the results gotestfmt's icons stand for.
 var fmtResults = map[string]string{"❌": "FAIL", "✅": "PASS", "🚧": "SKIP"}
 
-// fmtFailedPkgs is text without gotestfmt's heads of the packages none of
-// whose tests failed ("📦 example.com/kv"), and the packages whose tests
-// did. It runs after the tests that passed are dropped.
-func fmtFailedPkgs(text string) (string, []string) {
+// withoutFmtPassedPkgs is text without gotestfmt's heads of the packages
+// none of whose tests failed ("📦 example.com/kv"): a head that stays
+// names the package to look in.
+func withoutFmtPassedPkgs(text string) string {
 	if !strings.Contains(text, "📦") {
-		return text, nil
+		return text
 	}
 	lines := strings.SplitAfter(text, "\n")
-	var pkgs []string
 	head := -1 // the line of the package whose lines these are
 	keep := make([]bool, len(lines))
 	for i, l := range lines {
 		keep[i] = true
-		if m := reFmtPkg.FindStringSubmatch(l); m != nil {
+		if reFmtPkg.MatchString(l) {
 			head, keep[i] = i, false
-			continue
-		}
-		if test, r := testResult(l); test != "" && r == "FAIL" && head >= 0 && !keep[head] {
+		} else if test, r := testResult(l); test != "" && r == "FAIL" && head >= 0 {
 			keep[head] = true
-			pkgs = append(pkgs, reFmtPkg.FindStringSubmatch(lines[head])[1])
 		}
 	}
 	var b strings.Builder
@@ -169,7 +172,7 @@ func fmtFailedPkgs(text string) (string, []string) {
 			b.WriteString(l)
 		}
 	}
-	return b.String(), pkgs
+	return b.String()
 }
 
 // testResult is the test whose result line l is, and its result (PASS,

@@ -74,8 +74,8 @@ var (
 // parseQuery extracts the signals of text.
 func parseQuery(text string) *query {
 	text, linked := readLinks(withoutHTMLComments(plainLog(text)))
-	text, fmtPkgs := fmtFailedPkgs(capQuery(failedOutput(withoutGoEnv(text))))
-	q := &query{text: text, symbols: map[string]float64{}, failing: reFailBlock.MatchString(text), dirs: fmtPkgs}
+	text = capQuery(failedOutput(withoutGoEnv(text)))
+	q := &query{text: text, symbols: map[string]float64{}, failing: reFailBlock.MatchString(text)}
 	addSym := func(name string, s float64) {
 		// New, Close, String: as written, a name is a symbol even if the
 		// lower-case word is a stop word.
@@ -132,6 +132,9 @@ func parseQuery(text string) *query {
 		if test, _ := testResult(m[0]); m[1] != "." && test == "" { // not FAIL pkg.TestX (0.00s)
 			q.dirs = append(q.dirs, m[1])
 		}
+	}
+	for _, m := range reFmtPkg.FindAllStringSubmatch(text, -1) { // gotestfmt's 📦 pkg
+		q.dirs = append(q.dirs, m[1])
 	}
 	seenPath := map[string]bool{}
 	seenLine := map[pathHint]bool{}

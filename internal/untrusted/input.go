@@ -59,14 +59,10 @@ func Clean(s string) Cleaned {
 		if nl := strings.IndexByte(line, '\n'); nl >= 0 {
 			line = line[:nl+1]
 		}
-		switch m := fence.FindStringSubmatch(line); {
-		case open != "":
-			out.WriteString(line)
-			if m != nil && m[1][0] == open[0] && len(m[1]) >= len(open) && strings.Trim(line, m[1][:1]+" \t\n") == "" {
-				open = ""
-			}
-		case m != nil:
-			open = m[1]
+		next, code := Fence(open, line)
+		open = next
+		switch {
+		case code:
 			out.WriteString(line)
 		case linkDef.MatchString(line):
 			c.Hidden++
@@ -84,6 +80,24 @@ func Clean(s string) Cleaned {
 	}
 	c.Text = out.String()
 	return c
+}
+
+// Fence follows Markdown's fenced code blocks line by line: open is the
+// fence of the block line is in ("" outside one); it returns the fence
+// after line, and whether line is a fence's or code's, which Markdown
+// shows as written, rather than text's.
+func Fence(open, line string) (next string, code bool) {
+	m := fence.FindStringSubmatch(line)
+	switch {
+	case open != "":
+		if m != nil && m[1][0] == open[0] && len(m[1]) >= len(open) && strings.Trim(line, m[1][:1]+" \t\r\n") == "" {
+			return "", true
+		}
+		return open, true
+	case m != nil:
+		return m[1], true
+	}
+	return "", false
 }
 
 // dropComments removes the HTML comments that start on the first line of

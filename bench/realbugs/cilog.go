@@ -1,6 +1,10 @@
 package main
 
 import (
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -13,6 +17,47 @@ var ciLog string
 // quoteFailing, when set (-quote), measures each case's failing output
 // as a report quotes it in Markdown: "> " before each line.
 var quoteFailing bool
+
+// runnerPaths, when set (-runner-paths), measures each case's failing
+// output with the absolute paths a GitHub-hosted runner prints: the
+// checkout under /home/runner/work/REPO/REPO, Go under the tool cache and
+// the module cache under the runner's home, in place of this machine's.
+var runnerPaths bool
+
+// reTreeRoot is the root of a case's tree in the output go test printed
+// in it: the stored outputs' (discover's before) or -gotest's (failing).
+var reTreeRoot = regexp.MustCompile(`/tmp/realbugs-\d+/(?:before|failing)\b`)
+
+// storedGo are GOROOT and GOMODCACHE where the stored outputs were made.
+var storedGo = [2]string{"/usr/local/go", "/root/go/pkg/mod"}
+
+// onRunner is out with the tree's, GOROOT's and the module cache's paths
+// (where the stored outputs were made, and this machine's: goroot and
+// modcache) as a GitHub-hosted runner's job for repo ("owner/name")
+// prints them.
+func onRunner(out, repo, goroot, modcache string) string {
+	name := path.Base(repo)
+	out = reTreeRoot.ReplaceAllLiteralString(out, "/home/runner/work/"+name+"/"+name)
+	var pairs []string
+	for _, p := range [][2]string{storedGo, {goroot, modcache}} {
+		if p[0] != "" {
+			pairs = append(pairs, filepath.ToSlash(p[0])+"/", "/opt/hostedtoolcache/go/1.24.9/x64/")
+		}
+		if p[1] != "" {
+			pairs = append(pairs, filepath.ToSlash(p[1])+"/", "/home/runner/go/pkg/mod/")
+		}
+	}
+	return strings.NewReplacer(pairs...).Replace(out)
+}
+
+// goEnv is go env's value of name, "" when go cannot say.
+func goEnv(name string) string {
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
 
 // quoted is text with "> " before each line.
 func quoted(text string) string {

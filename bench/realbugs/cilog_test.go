@@ -43,3 +43,29 @@ func TestActionsLog(t *testing.T) {
 		t.Errorf("ciJob = %q, want tdewolff/parse", got)
 	}
 }
+
+func TestOnRunner(t *testing.T) {
+	out := "--- FAIL: TestGet (0.00s)\n" +
+		"panic: boom\n" +
+		"example.com/kv.(*Store).Get(...)\n" +
+		"\t/tmp/realbugs-1234/before/store/store.go:12 +0x1d\n" +
+		"testing.tRunner(0xc000007380, 0x5f1e08)\n" +
+		"\t/usr/local/go/src/testing/testing.go:1595 +0xff\n" +
+		"github.com/stretchr/testify/assert.Fail(...)\n" +
+		"\t/root/go/pkg/mod/github.com/stretchr/testify@v1.8.4/assert/assertions.go:333\n" +
+		"\t/opt/go/src/runtime/panic.go:770 +0x132\n" +
+		"\t/tmp/realbugs-99/failing/kv.go:3\n"
+	want := "--- FAIL: TestGet (0.00s)\n" +
+		"panic: boom\n" +
+		"example.com/kv.(*Store).Get(...)\n" +
+		"\t/home/runner/work/kv/kv/store/store.go:12 +0x1d\n" +
+		"testing.tRunner(0xc000007380, 0x5f1e08)\n" +
+		"\t/opt/hostedtoolcache/go/1.24.9/x64/src/testing/testing.go:1595 +0xff\n" +
+		"github.com/stretchr/testify/assert.Fail(...)\n" +
+		"\t/home/runner/go/pkg/mod/github.com/stretchr/testify@v1.8.4/assert/assertions.go:333\n" +
+		"\t/opt/hostedtoolcache/go/1.24.9/x64/src/runtime/panic.go:770 +0x132\n" +
+		"\t/home/runner/work/kv/kv/kv.go:3\n"
+	if got := onRunner(out, "example/kv", "/opt/go", "/home/u/go/pkg/mod"); got != want {
+		t.Errorf("onRunner:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -68,6 +68,10 @@ var issueHead string
 // site recall per query kind, ranker and budget.
 func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 	ctx := context.Background()
+	var goroot, modcache string
+	if runnerPaths {
+		goroot, modcache = goEnv("GOROOT"), goEnv("GOMODCACHE")
+	}
 	tallies := map[key]*tally{}
 	measured := 0
 	for _, c := range cs {
@@ -115,6 +119,9 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 			}
 			if strings.TrimSpace(query) == "" {
 				continue
+			}
+			if kind == "failing" && runnerPaths {
+				query = onRunner(query, ciJob(c), goroot, modcache)
 			}
 			if kind == "failing" && quoteFailing {
 				query = quoted(query)

@@ -5,12 +5,12 @@ import (
 	"go/parser"
 	"go/token"
 	"math"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -77,7 +77,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 		}
 	}
 	sort.Strings(names)
-	module := r.modulePath()
+	mods := r.goModules()
 	for _, name := range names {
 		for _, l := range r.defs[exactHash([]byte(name))] {
 			i := int(l.file)
@@ -100,7 +100,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 					}
 				}
 			}
-			direct := calls(dir, module, s, 0, 1)
+			direct := calls(dir, mods, s, 0, 1)
 			types := r.heldTypes(dir, s)
 			for k := range subject {
 				subject[k].types = types
@@ -109,10 +109,10 @@ func (r *Ranking) testEdges(bonus []float64) {
 				direct[k].types = types
 			}
 			r.unfocusOthers(dir, types)
-			r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, subject)
-			r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, r.registered(i, s, dir))
-			r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, direct)
-			r.dispatched(module, dir, s)
+			r.follow(r.reached, mods, map[string]bool{dir + ":" + name: true}, subject)
+			r.follow(r.reached, mods, map[string]bool{dir + ":" + name: true}, r.registered(i, s, dir))
+			r.follow(r.reached, mods, map[string]bool{dir + ":" + name: true}, direct)
+			r.dispatched(mods, dir, s)
 		}
 	}
 	// A panic's frames: the function holding each line named outside
@@ -130,7 +130,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 		for _, s := range o.syms {
 			if int(fl.line) >= s.start && int(fl.line) <= s.end && len(s.callees) > 0 {
 				dir := path.Dir(p)
-				r.follow(r.reached, module, map[string]bool{dir + ":" + s.name: true}, calls(dir, module, s, 1, 1))
+				r.follow(r.reached, mods, map[string]bool{dir + ":" + s.name: true}, calls(dir, mods, s, 1, 1))
 			}
 		}
 	}
@@ -139,7 +139,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 	// a report names the API it called, and the fix is often in what
 	// that calls, in the module's internal packages too.
 	if len(r.q.tests) == 0 {
-		r.apiEdges(module)
+		r.apiEdges(mods)
 	}
 	// Each file is raised by its best reached function: a file of many
 	// set-up helpers is no likelier the place than the one the assertion
@@ -160,7 +160,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 // from sharedAPIStarts names or more is a focus, weighed by the sum. A
 // word of the issue that a registry maps to a function names that
 // function too (see registry).
-func (r *Ranking) apiEdges(module string) {
+func (r *Ranking) apiEdges(mods goModules) {
 	names := make([]string, 0, len(r.q.symbols))
 	for s, st := range r.q.symbols {
 		if st >= medium {
@@ -176,15 +176,16 @@ func (r *Ranking) apiEdges(module string) {
 		starts    int
 	}
 	shared := map[fileLine]*reached{}
-	// The packages of the functions it names, and the module's root
-	// package: their registries may map its words to functions.
-	dirs := []string{"."}
+	// The packages of the functions it names, and the root packages of
+	// the repository's modules (of theirs, in a repository of many): their
+	// registries may map its words to functions.
+	dirs := mods.roots()
 	// follow follows the callees of the functions called name in files.
 	follow := func(own reach, name string, files []int) {
 		for _, i := range files {
 			dir := path.Dir(r.ix.paths[i])
 			for _, s := range r.symbolsNamed(i, name) {
-				r.follow(own, module, map[string]bool{dir + ":" + name: true}, calls(dir, module, s, 1, apiWeight))
+				r.follow(own, mods, map[string]bool{dir + ":" + name: true}, calls(dir, mods, s, 1, apiWeight))
 			}
 		}
 	}
@@ -213,8 +214,11 @@ func (r *Ranking) apiEdges(module string) {
 			continue
 		}
 		for _, i := range files {
-			if d := path.Dir(r.ix.paths[i]); !slices.Contains(dirs, d) {
-				dirs = append(dirs, d)
+			d := path.Dir(r.ix.paths[i])
+			for _, d := range []string{mods.holding(d), d} {
+				if !slices.Contains(dirs, d) {
+					dirs = append(dirs, d)
+				}
 			}
 		}
 		follow(own, name, files)
@@ -288,7 +292,7 @@ func (rc reach) at(i, line int, w float64) {
 // focus of its file and raises the file, once per call, when it is not a
 // test file; its own callees are followed one level deeper, up to
 // edgeDepth, at most edgeNodes names in all.
-func (r *Ranking) follow(into reach, module string, seen map[string]bool, queue []call) {
+func (r *Ranking) follow(into reach, mods goModules, seen map[string]bool, queue []call) {
 	for len(queue) > 0 && len(seen) <= edgeNodes {
 		c := queue[0]
 		queue = queue[1:]
@@ -319,7 +323,7 @@ func (r *Ranking) follow(into reach, module string, seen map[string]bool, queue 
 				if c.depth+1 == edgeDepth {
 					continue
 				}
-				for _, n := range calls(c.dir, module, s, c.depth+1, c.weight) {
+				for _, n := range calls(c.dir, mods, s, c.depth+1, c.weight) {
 					if !code && n.types == nil {
 						// A test's helper calls methods on what the
 						// test hands it: the test's types, most likely.
@@ -414,7 +418,7 @@ func (r *Ranking) holds(c call) bool {
 // calls them through an interface (Flags: []Flag{&StringSliceFlag{...}}
 // and f.Apply(set) reach StringSliceFlag.Apply). Each is reached as a
 // callee of the test's callees is.
-func (r *Ranking) dispatched(module, dir string, s symbol) {
+func (r *Ranking) dispatched(mods goModules, dir string, s symbol) {
 	built := map[string]bool{}
 	for _, t := range s.builds {
 		built[t] = true
@@ -449,7 +453,7 @@ func (r *Ranking) dispatched(module, dir string, s symbol) {
 			for _, m := range r.symbolsNamed(j, name) {
 				if built[m.recv] && r.reached[j][m.decl] == 0 {
 					r.reached.at(j, m.decl, edgeDecay)
-					r.follow(r.reached, module, map[string]bool{dir + ":" + name: true}, calls(dir, module, m, 2, 1))
+					r.follow(r.reached, mods, map[string]bool{dir + ":" + name: true}, calls(dir, mods, m, 2, 1))
 				}
 			}
 		}
@@ -459,7 +463,7 @@ func (r *Ranking) dispatched(module, dir string, s symbol) {
 // calls are s's callees to follow, s being defined in dir: its plain
 // calls in dir, and its calls pkg.F() into the module's other packages
 // (module is the module path; none when not known) in theirs.
-func calls(dir, module string, s symbol, depth int, weight float64) []call {
+func calls(dir string, mods goModules, s symbol, depth int, weight float64) []call {
 	out := make([]call, 0, len(s.callees)+len(s.pkgCalls))
 	for _, n := range s.callees {
 		c := call{dir: dir, name: n, depth: depth, weight: weight}
@@ -469,40 +473,130 @@ func calls(dir, module string, s symbol, depth int, weight float64) []call {
 		out = append(out, c)
 	}
 	for _, pc := range s.pkgCalls {
-		if d, ok := moduleDir(module, pc.path); ok && d != dir {
+		if d, ok := mods.dir(pc.path); ok && d != dir {
 			out = append(out, call{dir: d, name: pc.name, depth: depth, weight: weight})
 		}
 	}
 	return out
 }
 
-// moduleDir is the directory, relative to the module's root, of the
-// package imported as p, when p is in module.
-func moduleDir(module, p string) (string, bool) {
-	switch {
-	case module == "":
-		return "", false
-	case p == module:
-		return ".", true
-	case strings.HasPrefix(p, module+"/"):
-		return strings.TrimPrefix(p, module+"/"), true
+// goModule is one of the repository's Go modules: its path, and the
+// directory its go.mod is in.
+type goModule struct{ path, dir string }
+
+// goModules are a repository's Go modules, the longest path first: the
+// first that holds an import path is the innermost (example.com/app/lib,
+// a module of its own in lib/, before example.com/app).
+type goModules []goModule
+
+// dir is the repository directory of the package imported as p, when
+// one of the modules holds it.
+func (ms goModules) dir(p string) (string, bool) {
+	for _, m := range ms {
+		switch {
+		case p == m.path:
+			return m.dir, true
+		case strings.HasPrefix(p, m.path+"/"):
+			return path.Join(m.dir, p[len(m.path)+1:]), true
+		}
 	}
 	return "", false
 }
 
-// modulePath is the module path the go.mod at the repository's root
-// declares, or "" when there is none.
-func (r *Ranking) modulePath() string {
-	src, err := os.ReadFile(filepath.Join(r.ix.root, "go.mod"))
-	if err != nil {
-		return ""
+// maxRootRegistries is how many modules' root packages a report's words
+// are looked up in, when it names no function of theirs: a repository of
+// a few modules, not a monorepo of hundreds.
+const maxRootRegistries = 8
+
+// roots are the directories of the modules' root packages: the
+// repository's root first, whether or not it is a module's, then the
+// others in order when there are at most maxRootRegistries.
+func (ms goModules) roots() []string {
+	out := []string{"."}
+	if len(ms) > maxRootRegistries {
+		return out
 	}
-	for _, l := range strings.Split(string(src), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "module" {
-			return strings.Trim(f[1], `"`)
+	for _, m := range ms {
+		if m.dir != "." {
+			out = append(out, m.dir)
+		}
+	}
+	sort.Strings(out[1:])
+	return out
+}
+
+// holding is the directory of the module dir is in: the innermost
+// module's whose directory holds it, or the repository's root.
+func (ms goModules) holding(dir string) string {
+	best := "."
+	for _, m := range ms {
+		if (dir == m.dir || strings.HasPrefix(dir, m.dir+"/")) && len(m.dir) > len(best) {
+			best = m.dir
+		}
+	}
+	return best
+}
+
+// goModules are the modules the repository's go.mod files declare, where
+// the go command would see them: not in testdata, nor under a directory
+// whose name starts with . or _ (the index leaves out vendored ones). A
+// repository may hold several, nested (a library's lib/go.mod, a v2/
+// directory) or side by side (no go.mod at the root, but tools/ and
+// server/ each have one).
+func (r *Ranking) goModules() goModules {
+	if r.mods != nil {
+		return *r.mods
+	}
+	mods := goModules{}
+	var buf []byte
+	for i, p := range r.ix.paths {
+		if path.Base(p) != "go.mod" || r.scans[i].skip != indexed || ignoredByGo(path.Dir(p)) {
+			continue
+		}
+		var n int
+		var why skipReason
+		if buf, n, why = readFile(filepath.Join(r.ix.root, filepath.FromSlash(p)), buf); why != indexed {
+			continue
+		}
+		if mp := modulePath(buf[:n]); mp != "" {
+			mods = append(mods, goModule{path: mp, dir: path.Dir(p)})
+		}
+	}
+	sort.SliceStable(mods, func(a, b int) bool { return len(mods[a].path) > len(mods[b].path) })
+	r.mods = &mods
+	return mods
+}
+
+// modulePath is the module path a go.mod declares, or "" when it declares
+// none: its module line, the path maybe quoted, a comment maybe after it.
+func modulePath(gomod []byte) string {
+	for _, l := range strings.Split(string(gomod), "\n") {
+		if i := strings.Index(l, "//"); i >= 0 {
+			l = l[:i]
+		}
+		if f := strings.Fields(l); len(f) == 2 && f[0] == "module" {
+			if p, err := strconv.Unquote(f[1]); err == nil {
+				return p
+			}
+			return f[1]
 		}
 	}
 	return ""
+}
+
+// ignoredByGo reports whether the go command leaves out the packages in
+// dir: a testdata directory, or one whose name starts with . or _, on
+// the way.
+func ignoredByGo(dir string) bool {
+	if dir == "." {
+		return false
+	}
+	for _, e := range strings.Split(dir, "/") {
+		if e == "testdata" || strings.HasPrefix(e, ".") || strings.HasPrefix(e, "_") {
+			return true
+		}
+	}
+	return false
 }
 
 // subjectCalls are the calls an assertion at line of Go file i is about:

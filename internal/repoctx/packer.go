@@ -422,7 +422,7 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 	}
 	var frontier []call
 	seen := map[string]bool{}
-	module := r.modulePath()
+	mods := r.goModules()
 	// vars shows the variables and constants of its file that s uses,
 	// and those their values use.
 	var vars func(k int, s symbol, depth int)
@@ -451,7 +451,7 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 		for _, s := range o.syms {
 			if (r.focused(f.i, s) || r.reached[f.i][s.decl] > 0) && shown(f.i, s, false) {
 				seen[dir+":"+s.name] = true
-				frontier = append(frontier, calls(dir, module, s, 0, 0)...)
+				frontier = append(frontier, calls(dir, mods, s, 0, 0)...)
 				users = append(users, user{k, s})
 			}
 		}
@@ -478,7 +478,7 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 						index[j] = k
 					}
 					if shown(j, s, true) || add(k, files[k], []Chunk{span(s.start, s.end)}) {
-						next = append(next, calls(c.dir, module, s, 0, 0)...)
+						next = append(next, calls(c.dir, mods, s, 0, 0)...)
 					}
 				}
 			}

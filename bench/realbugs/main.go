@@ -48,6 +48,7 @@ func main() {
 	flag.StringVar(&goTestCache, "gotest-cache", "", "with -gotest, keep each case's go test output in this directory and reuse it")
 	flag.StringVar(&ciLog, "ci-log", "", "actions or actions-job: measure each case's failing output (the stored one, or -gotest's) as GitHub Actions' raw log of the step that ran it (every line time-stamped, the step's group, its command in color), or of the whole job (the runner's set-up, checkout and setup-go before the step, their cleanup after)")
 	flag.BoolVar(&runnerPaths, "runner-paths", false, "measure each case's failing output with the absolute paths a GitHub-hosted runner prints (the checkout under /home/runner/work/REPO/REPO, Go under /opt/hostedtoolcache, the module cache under /home/runner/go/pkg/mod) in place of this machine's")
+	flag.StringVar(&subdir, "subdir", "", "measure each case with its module in this directory of the repository (no go.mod at the root), as a repository that holds more than Go or more than one module has it")
 	flag.BoolVar(&quoteFailing, "quote", false, "measure each case's failing output quoted, as a report quotes it: \"> \" before each line")
 	issueHeadFile := flag.String("issue-head", "", "put this file's text before each issue text, as a bug report template puts its questions and the reporter's go version and go env output (bench/realbugs/go-env-head.txt)")
 	flag.Parse()

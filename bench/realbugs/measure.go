@@ -56,6 +56,10 @@ var packDigests *strings.Builder
 // case, query kind and budget: the corpus bench/tokens counts.
 var packsDir string
 
+// subdir, when set (-subdir), is the directory of the repository each
+// case's module is measured in, rather than its root.
+var subdir string
+
 // keepTrees keeps each case's trees instead of removing them (-keep).
 var keepTrees bool
 
@@ -95,12 +99,15 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 			return err
 		}
 		trees := map[string]string{"failing": filepath.Join(tmp, "failing"), "issue": filepath.Join(tmp, "issue")}
-		if err := c.buggyTree(bdir, adir, ch.testFiles, trees["failing"]); err != nil {
+		// mods are where the module is in each tree: its root, or -subdir.
+		mods := map[string]string{"failing": filepath.Join(trees["failing"], subdir), "issue": filepath.Join(trees["issue"], subdir)}
+		if err := c.buggyTree(bdir, adir, ch.testFiles, mods["failing"]); err != nil {
 			return err
 		}
-		if err := copyTree(bdir, trees["issue"]); err != nil {
+		if err := copyTree(bdir, mods["issue"]); err != nil {
 			return err
 		}
+		fix := ch.in(subdir)
 		measured++
 		for _, kind := range []string{"failing", "issue"} {
 			query := c.Failing
@@ -110,7 +117,7 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 					query = issueHead + "\n" + query
 				}
 			} else if goTestMode != "" {
-				if query, err = packageOutput(trees[kind], c); errors.Is(err, errTooLong) {
+				if query, err = packageOutput(mods[kind], c); errors.Is(err, errTooLong) {
 					fmt.Fprintf(os.Stderr, "realbugs: %v; its failing output is not measured\n", err)
 					continue
 				} else if err != nil {
@@ -137,7 +144,7 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 			if err := gitInit(root); err != nil {
 				return err
 			}
-			res, err := measureOne(ctx, root, query, ch, c.ID+" "+kind)
+			res, err := measureOne(ctx, root, query, fix, c.ID+" "+kind)
 			if err != nil {
 				return fmt.Errorf("%s (%s): %w", c.ID, kind, err)
 			}

@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -51,6 +52,34 @@ type change struct {
 	newCode   []string // non-test .go files the release added
 	testFiles []string // _test.go files and testdata files changed or added
 	tests     map[string][]string
+}
+
+// in is the change as a repository that holds the module in its
+// directory dir sees it: the same files and sites, under dir ("" or "."
+// for the repository's root).
+func (c *change) in(dir string) *change {
+	if dir == "" || dir == "." {
+		return c
+	}
+	under := func(ps []string) []string {
+		out := make([]string, len(ps))
+		for k, p := range ps {
+			out[k] = path.Join(dir, p)
+		}
+		return out
+	}
+	d := *c
+	d.codeFiles, d.newCode, d.testFiles = under(c.codeFiles), under(c.newCode), under(c.testFiles)
+	d.sites = make([]Site, len(c.sites))
+	for k, s := range c.sites {
+		s.File = path.Join(dir, s.File)
+		d.sites[k] = s
+	}
+	d.tests = map[string][]string{}
+	for p, ts := range c.tests {
+		d.tests[path.Join(dir, p)] = ts
+	}
+	return &d
 }
 
 var reHunk = regexp.MustCompile(`(?m)^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)

@@ -277,15 +277,21 @@ func changedData(before, after string) ([]string, error) {
 	return out, err
 }
 
-// reVersion matches a line that only sets a version string.
-var reVersion = regexp.MustCompile(`(?i)^\s*(?:const\s+)?\w*version\w*\s*=\s*"v?\d[^"]*"\s*$`)
+// reVersion matches a line that only sets a version string (const or
+// var Version = "1.22.2", as OPA's version.go has it).
+var reVersion = regexp.MustCompile(`(?i)^\s*(?:(?:const|var)\s+)?\w*version\w*\s*=\s*"v?\d[^"]*"\s*$`)
+
+// reVersionField matches a line that only sets a field to a number: a
+// part of a version literal (hugo's CurrentVersion = Version{...,
+// PatchLevel: 4, ...}), when the hunk is in one.
+var reVersionField = regexp.MustCompile(`^\w+\s*:\s*\d+,?$`)
 
 // reVersionReturn matches a line that only returns a version string: the
 // body of a func Version() (msgpack's), when the hunk is in one.
 var reVersionReturn = regexp.MustCompile(`^return\s+"v?\d+\.\d+[^"]*"$`)
 
 // incidental reports whether a hunk's changed lines are no part of a fix:
-// only comments and blank lines, or only a version string. hunk is what
+// only comments and blank lines, or only a version. hunk is what
 // follows the @@ ranges: the rest of that line (git's function context,
 // e.g. " func Version() string"), then the changed lines. The removed
 // lines are the file's before the fix from line oldAt, the added ones
@@ -313,7 +319,7 @@ func incidental(hunk string, oldAt, newAt int, oldComments, newComments map[int]
 		} else {
 			newLine++
 		}
-		if t == "" || comment || reVersion.MatchString(t) || inVersion && reVersionReturn.MatchString(t) {
+		if t == "" || comment || reVersion.MatchString(t) || inVersion && (reVersionReturn.MatchString(t) || reVersionField.MatchString(t)) {
 			continue
 		}
 		return false

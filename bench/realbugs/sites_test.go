@@ -18,6 +18,10 @@ func TestIncidental(t *testing.T) {
 		{" func Version() string\n-\treturn \"5.4.0\"\n+\treturn \"5.4.1\"\n", true},
 		{"\n-const Version = \"1.2.3\"\n+const Version = \"1.2.4\"\n", true},
 		{" func (p *Parser) Parse() {\n-\t// old comment\n+\t// new comment\n\n", true},
+		{"\n-var Version = \"1.22.1\"\n+var Version = \"1.22.2\"\n", true},
+		{" var CurrentVersion = Version{\n-\tPatchLevel: 3,\n+\tPatchLevel: 4,\n", true},
+		// A number set outside a version literal is code.
+		{" var defaults = Options{\n-\tRetries: 3,\n+\tRetries: 4,\n", false},
 		// A version-like string returned outside a version function is code.
 		{" func defaultTag() string\n-\treturn \"1.0\"\n+\treturn \"2.0\"\n", false},
 		{" func Version() string\n-\treturn v.String()\n+\treturn v.Original()\n", false},

@@ -122,3 +122,25 @@ func TestFileSitesSkipBlankLines(t *testing.T) {
 		t.Errorf("changed range %+v, want 4-4 (the blank line 5 after it left out)", ch)
 	}
 }
+
+// TestChangeIn: a change seen from a repository that holds the module in
+// a directory names the same files and lines under it.
+func TestChangeIn(t *testing.T) {
+	c := &change{
+		sites:     []Site{{File: "kv/store.go", Start: 3, End: 4}},
+		codeFiles: []string{"kv/store.go"},
+		testFiles: []string{"kv/store_test.go", "testdata/a.txt"},
+		tests:     map[string][]string{"kv": {"TestGet"}},
+	}
+	if got := c.in(""); got != c {
+		t.Errorf("in(\"\") is a copy, want the change itself")
+	}
+	d := c.in("go")
+	if d.sites[0] != (Site{File: "go/kv/store.go", Start: 3, End: 4}) || d.codeFiles[0] != "go/kv/store.go" ||
+		d.testFiles[1] != "go/testdata/a.txt" || len(d.tests["go/kv"]) != 1 {
+		t.Errorf("in(\"go\") = %+v", d)
+	}
+	if c.sites[0].File != "kv/store.go" || c.codeFiles[0] != "kv/store.go" {
+		t.Errorf("in changed the change it was called on: %+v", c)
+	}
+}

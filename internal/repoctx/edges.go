@@ -214,8 +214,8 @@ func (r *Ranking) apiEdges(mods goModules) {
 			continue
 		}
 		for _, i := range files {
-			d := path.Dir(r.ix.paths[i])
-			for _, d := range []string{mods.holding(d), d} {
+			pkg := path.Dir(r.ix.paths[i])
+			for _, d := range []string{mods.holding(pkg), pkg} {
 				if !slices.Contains(dirs, d) {
 					dirs = append(dirs, d)
 				}
@@ -461,8 +461,8 @@ func (r *Ranking) dispatched(mods goModules, dir string, s symbol) {
 }
 
 // calls are s's callees to follow, s being defined in dir: its plain
-// calls in dir, and its calls pkg.F() into the module's other packages
-// (module is the module path; none when not known) in theirs.
+// calls in dir, and its calls pkg.F() into the other packages of the
+// repository's modules (mods) in theirs.
 func calls(dir string, mods goModules, s symbol, depth int, weight float64) []call {
 	out := make([]call, 0, len(s.callees)+len(s.pkgCalls))
 	for _, n := range s.callees {
@@ -545,7 +545,7 @@ func (ms goModules) holding(dir string) string {
 // server/ each have one).
 func (r *Ranking) goModules() goModules {
 	if r.mods != nil {
-		return *r.mods
+		return r.mods
 	}
 	mods := goModules{}
 	var buf []byte
@@ -563,7 +563,7 @@ func (r *Ranking) goModules() goModules {
 		}
 	}
 	sort.SliceStable(mods, func(a, b int) bool { return len(mods[a].path) > len(mods[b].path) })
-	r.mods = &mods
+	r.mods = mods // not nil, though empty when there is no go.mod
 	return mods
 }
 

@@ -3,8 +3,6 @@ package repoctx
 import (
 	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -202,16 +200,15 @@ func TestBuildFollowsCallsIntoAModuleOutsideTheRoot(t *testing.T) {
 // mere shared prefix; go.mod files the go command ignores declare none.
 func TestGoModules(t *testing.T) {
 	repo := newRepo(t, map[string]string{
-		"go.mod":                 "module example.com/calc\n",
-		"v2/go.mod":              "module example.com/calc/v2\n",
-		"tools/go.mod":           "module \"example.com/calctools\"\n",
-		"lib/go.mod":             "module example.com/calc/library // in lib/\n",
-		"testdata/mod/go.mod":    "module example.com/fixture\n",
-		"_old/go.mod":            "module example.com/old\n",
-		"lib/internal/x/x.go":    "package x\n",
-		"tools/gen/gen.go":       "package main\n",
-		"internal/round/r.go":    "package round\n",
-		"docs/notgo.mod/read.md": "module example.com/not\n",
+		"go.mod":              "module example.com/calc\n",
+		"v2/go.mod":           "module example.com/calc/v2\n",
+		"tools/go.mod":        "module \"example.com/calctools\"\n",
+		"lib/go.mod":          "module example.com/calc/library // in lib/\n",
+		"testdata/mod/go.mod": "module example.com/fixture\n",
+		"_old/go.mod":         "module example.com/old\n",
+		"lib/internal/x/x.go": "package x\n",
+		"tools/gen/gen.go":    "package main\n",
+		"internal/round/r.go": "package round\n",
 	})
 	r := rank(t, repo, "TestX")
 	for _, c := range []struct {
@@ -227,7 +224,6 @@ func TestGoModules(t *testing.T) {
 		{"example.com/calculus/x", "", false},
 		{"example.com/fixture", "", false},
 		{"example.com/old/x", "", false},
-		{"example.com/not", "", false},
 		{"strings", "", false},
 	} {
 		if dir, ok := r.goModules().dir(c.path); dir != c.dir || ok != c.ok {
@@ -241,6 +237,13 @@ func TestGoModules(t *testing.T) {
 		if got := r.goModules().holding(dir); got != want {
 			t.Errorf("holding(%q) = %q, want %q", dir, got, want)
 		}
+	}
+	var many goModules // a monorepo's: too many root packages to look in
+	for k := range maxRootRegistries + 1 {
+		many = append(many, goModule{path: fmt.Sprintf("example.com/m%d", k), dir: fmt.Sprintf("m%d", k)})
+	}
+	if got := many.roots(); !slices.Equal(got, []string{"."}) {
+		t.Errorf("roots of %d modules = %q, want only the repository's root", len(many), got)
 	}
 	if dir, ok := (goModules{}).dir("example.com/calc"); ok {
 		t.Errorf("no modules: dir = %q, true", dir)
@@ -452,20 +455,16 @@ func TestBuildFollowsAReportsWordsThroughARegistry(t *testing.T) {
 // The root package is the module's, wherever its go.mod is: at the
 // repository's root, or in a directory of it.
 func TestBuildFollowsAReportsWordsThroughTheModulesRootRegistry(t *testing.T) {
-	repo, checks := tagRegistry(t, "url_tag", "func isURL(s string) bool {\n\treturn hostPart(s) != \"\"\n}\n\n",
-		"func hostPart(s string) string {\n\treturn s[:0] // the bug\n}\n", nil)
+	module := tagRegistryFiles("url_tag", "func isURL(s string) bool {\n\treturn hostPart(s) != \"\"\n}\n\n",
+		"func hostPart(s string) string {\n\treturn s[:0] // the bug\n}\n")
 	issue := "The url_tag tag rejects every valid value\n\nA field tagged `validate:\"url_tag\"` fails for https://a.example, a valid value.\n"
 	for _, dir := range []string{"", "lib/"} {
 		t.Run("module in "+strings.TrimSuffix("./"+dir, "/"), func(t *testing.T) {
 			files := map[string]string{}
-			for _, name := range []string{"go.mod", "check/checks.go", "check/check.go"} {
-				b, err := os.ReadFile(filepath.Join(repo, name))
-				if err != nil {
-					t.Fatal(err)
-				}
-				files[dir+strings.TrimPrefix(name, "check/")] = string(b)
+			for name, src := range module { // package check is the module's root package
+				files[dir+strings.TrimPrefix(name, "check/")] = src
 			}
-			mustPackFunc(t, build(t, newRepo(t, files), issue, 1200), dir+"checks.go", checks, "hostPart")
+			mustPackFunc(t, build(t, newRepo(t, files), issue, 1200), dir+"checks.go", module["check/checks.go"], "hostPart")
 		})
 	}
 }
@@ -553,6 +552,13 @@ func TestBuildSpendsLeftoverRoomOnTheTablesOfWhatItShows(t *testing.T) {
 // (the rest is the key) makes the map filled by calls instead, in init:
 // Add("tag0", isTag0).
 func tagRegistry(t *testing.T, key, first, last string, extra map[string]string) (repo, checks string) {
+	files := tagRegistryFiles(key, first, last)
+	maps.Copy(files, extra)
+	return newRepo(t, files), files["check/checks.go"]
+}
+
+// tagRegistryFiles are tagRegistry's files: go.mod and package check's.
+func tagRegistryFiles(key, first, last string) map[string]string {
 	var b strings.Builder
 	if k, ok := strings.CutPrefix(key, "add:"); ok {
 		b.WriteString("package check\n\nvar registry = map[string]func(string) bool{}\n\n// Add registers the check f of a tag.\nfunc Add(tag string, f func(string) bool) { registry[tag] = f }\n\nfunc init() {\n")
@@ -571,13 +577,11 @@ func tagRegistry(t *testing.T, key, first, last string, extra map[string]string)
 		fmt.Fprintf(&b, "// isTag%d reports whether s is a valid tag%d value.\nfunc isTag%d(s string) bool {\n\treturn len(s) > %d\n}\n\n", k, k, k, k)
 	}
 	b.WriteString(last)
-	files := map[string]string{
+	return map[string]string{
 		"go.mod":          "module example.com/check\n",
 		"check/checks.go": b.String(),
 		"check/check.go":  "package check\n\n// Var checks s against the check tag names.\nfunc Var(s, tag string) bool {\n\treturn registry[tag](s)\n}\n",
 	}
-	maps.Copy(files, extra)
-	return newRepo(t, files), b.String()
 }
 
 // TestBuildPacksTextAndBoilerplateLast: an API dump (api.txt, as

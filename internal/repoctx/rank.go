@@ -41,8 +41,8 @@ type Ranking struct {
 	// registries caches registered: per directory, the names its map
 	// literals' entries give each string key.
 	registries map[string]map[string][]string
-	// mods caches goModules.
-	mods *goModules
+	// mods caches goModules; nil until they are read.
+	mods goModules
 }
 
 type fileLine struct {

@@ -74,7 +74,7 @@ func runContext(ctx context.Context, e *Env, args []string) error {
 		return err
 	}
 	pack, err := repoctx.Build(ctx, root, query, repoctx.Options{Budget: budget})
-	if errors.Is(err, repoctx.ErrNotRepo) {
+	if errors.Is(err, repoctx.ErrNotRepo) || errors.Is(err, repoctx.ErrNoFiles) {
 		return exitcode.UsageError(err)
 	}
 	if err != nil {

@@ -54,6 +54,20 @@ func contextRepo(t *testing.T, cfg string) string {
 	return dir
 }
 
+// untrackedRepo is a repository that git init made and whose file was
+// never added.
+func untrackedRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	return dir
+}
+
 const sumFailure = "--- FAIL: TestSum (0.00s)\n    sum_test.go:7: Sum = 2, want 3\nFAIL\nFAIL\texample.com/calc/calc\t0.003s\n"
 
 func TestContextText(t *testing.T) {
@@ -189,6 +203,7 @@ func TestContextUsageErrors(t *testing.T) {
 		{[]string{"--repo", repo, "--query-file", filepath.Join(repo, "missing.txt")}, "missing.txt"},
 		{[]string{"--repo", t.TempDir(), "--query", "x"}, "not a git repository"},
 		{[]string{"--repo", filepath.Join(repo, "nope"), "--query", "x"}, "not a directory"},
+		{[]string{"--repo", untrackedRepo(t), "--query", "x"}, "git add"},
 		{[]string{"--repo", contextRepo(t, "model: [\n"), "--query", "x"}, "agent-fix.yml"},
 	} {
 		code, _, errOut := runCLI(t, nil, append([]string{"context"}, tt.args...)...)

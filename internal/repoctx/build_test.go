@@ -326,6 +326,25 @@ func TestBuildNotARepository(t *testing.T) {
 	}
 }
 
+// TestBuildNothingTracked: a directory made a repository with git init
+// whose files were never added packs nothing; that is an error that says
+// what to do, not an empty pack.
+func TestBuildNothingTracked(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "parse.go"), []byte("package dates\n\nfunc Parse() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitRun(t, dir, "init", "-q")
+	_, err := Build(context.Background(), dir, "Parse fails", Options{})
+	if !errors.Is(err, ErrNoFiles) || !strings.Contains(err.Error(), "git add") {
+		t.Fatalf("err = %v, want ErrNoFiles saying to git add the files", err)
+	}
+	gitRun(t, dir, "add", ".")
+	if _, err := Build(context.Background(), dir, "Parse fails", Options{}); err != nil {
+		t.Fatalf("after git add: %v", err)
+	}
+}
+
 func TestBuildCancelled(t *testing.T) {
 	repo := newRepo(t, fixtureFiles())
 	ctx, cancel := context.WithCancel(context.Background())

@@ -14,9 +14,15 @@ import (
 	"github.com/agentfix/agentfix/internal/instructions"
 )
 
-// ErrNotRepo is returned (wrapped) when the directory is not inside a git
-// work tree.
-var ErrNotRepo = errors.New("not a git repository")
+var (
+	// ErrNotRepo is returned (wrapped) when the directory is not inside a
+	// git work tree.
+	ErrNotRepo = errors.New("not a git repository")
+	// ErrNoFiles is returned (wrapped) when git tracks no file in the
+	// repository: a directory just made a repository with git init, whose
+	// files were never added. Its pack would be empty, and say nothing.
+	ErrNoFiles = errors.New("git tracks no file in the repository")
+)
 
 // maxFileBytes is the largest file indexed; bigger files are data, bundles or
 // generated tables, not code a fix changes.
@@ -37,13 +43,16 @@ type Index struct {
 func Open(ctx context.Context, dir string) (*Index, error) {
 	top, err := gitrun.Runner{Dir: dir}.Run(ctx, "rev-parse", "--show-toplevel")
 	if err != nil {
-		return nil, fmt.Errorf("context: %s: %w (run git init, or point --repo inside a checkout)", dir, ErrNotRepo)
+		return nil, fmt.Errorf("context: %s: %w (point --repo inside a checkout, or make one: git init, then git add the files)", dir, ErrNotRepo)
 	}
 	root := strings.TrimSpace(top)
 	// -s gives the mode, to leave out symlinks (120000) and submodules (160000).
 	out, err := gitrun.Runner{Dir: root}.Run(ctx, "ls-files", "-z", "--cached", "-s")
 	if err != nil {
 		return nil, fmt.Errorf("context: list files in %s: %w", root, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("context: %s: %w; only the files git tracks are read: git add them (git add -A) first", root, ErrNoFiles)
 	}
 	var paths []string
 	for _, rec := range bytes.Split([]byte(out), []byte{0}) {

@@ -393,7 +393,7 @@ func TestBuildPacksDocumentationLast(t *testing.T) {
 	repo, big, failing := fourCallsDown(t, map[string]string{"README.md": readme.String()})
 	issue := "Total sums values wrong\n\nThe total of the values 1 and 2 is 2; I want the total 3. What checks that?\n"
 	for _, query := range []string{failing, issue} {
-		p := build(t, repo, query, 4096)
+		p := build(t, repo, query, 8192)
 		if query == failing {
 			mustPackFunc(t, p, "calc/big.go", big, "deepest")
 		}

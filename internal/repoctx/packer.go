@@ -290,6 +290,10 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 			}
 		}
 	}
+	// Still room: more of the code files shown, before prose takes it.
+	if left >= 40 {
+		r.fillRest(files, add)
+	}
 	for _, f := range trailing {
 		if left < 40 {
 			break
@@ -489,6 +493,47 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 		vars(u.k, u.s, 0)
 	}
 	return files
+}
+
+// fillRest spends the room left after every other pass, before the files
+// packed last (licences, dotfiles, prose), on the rest of the code files
+// shown, in rank order: each file's definitions not yet shown whole,
+// nearest to what is shown first. A fix often changes a second place in
+// the file the failure points at (a table the test does not reach, a
+// sibling function), and a repository's licence tells the model nothing.
+func (r *Ranking) fillRest(files []*chosen, add func(k int, f *chosen, cs []Chunk) bool) {
+	for k, f := range files {
+		o := r.outlineOf(f.i)
+		if o == nil || len(f.chunks) == 0 || isTestFile(r.ix.paths[f.i]) {
+			continue
+		}
+		type rest struct {
+			s    symbol
+			dist int
+		}
+		var rs []rest
+		for _, s := range o.syms {
+			if whole(f.chunks, s) {
+				continue
+			}
+			d := len(o.lines)
+			for _, c := range f.chunks {
+				switch {
+				case c.EndLine < s.start:
+					d = min(d, s.start-c.EndLine)
+				case c.StartLine > s.end:
+					d = min(d, c.StartLine-s.end)
+				default:
+					d = 0
+				}
+			}
+			rs = append(rs, rest{s, d})
+		}
+		sort.SliceStable(rs, func(a, b int) bool { return rs[a].dist < rs[b].dist })
+		for _, x := range rs {
+			add(k, f, []Chunk{span(x.s.start, x.s.end)})
+		}
+	}
 }
 
 // shownLines is how many lines of s chunks show.

@@ -49,3 +49,38 @@ func TestBuildGivesTheBestCodeFileTheLargestShare(t *testing.T) {
 		mustPackFunc(t, p, "cpu/cpu.go", files["cpu/cpu.go"], "probe8")
 	}
 }
+
+// TestBuildShowsMoreOfTheCodeBeforeTheLicence: the failing test reaches
+// Parse; the release's fix also changes layouts, the table next to it
+// that no word of the output names and Parse does not use (as spf13/cast
+// v1.5.1's timeFormats). Once the code's passes are done, the room left
+// goes to the rest of the code file shown, nearest to what is shown
+// first, and only then to the licence and the README that share the
+// output's words.
+func TestBuildShowsMoreOfTheCodeBeforeTheLicence(t *testing.T) {
+	var code, licence strings.Builder
+	code.WriteString("package dates\n\nimport \"strings\"\n\n")
+	for k := range 60 {
+		fmt.Fprintf(&code, "// helper%d pads s to %d runes.\nfunc helper%d(s string) string {\n\tfor len(s) < %d {\n\t\ts += \" \"\n\t}\n\treturn s\n}\n\n", k, k, k, k)
+	}
+	code.WriteString("// Parse reads a date written day first.\nfunc Parse(s string) (int, error) {\n\tparts := strings.Split(s, \"-\")\n\treturn len(parts), nil\n}\n\n")
+	code.WriteString("// layouts are the forms a date may take.\nvar layouts = []string{\n\t\"2006-01-02\",\n\t\"02 Jan 2006\",\n\t\"Jan 2, 2006\",\n}\n")
+	for k := range 40 {
+		fmt.Fprintf(&licence, "Clause %d. Parse dates, TestParse, FAIL: the date parse is not ours; dates want.\n", k)
+	}
+	src := code.String()
+	repo := newRepo(t, map[string]string{
+		"go.mod":              "module example.com/dates\n",
+		"dates/parse.go":      src,
+		"dates/parse_test.go": "package dates\n\nimport \"testing\"\n\nfunc TestParse(t *testing.T) {\n\tif n, _ := Parse(\"2024-01-02\"); n != 1 {\n\t\tt.Errorf(\"Parse = %d, want 1\", n)\n\t}\n}\n",
+		"LICENSE":             licence.String(),
+		"README.md":           "# dates\n\nParse dates. TestParse FAIL want.\n",
+	})
+	failing := "--- FAIL: TestParse (0.00s)\n    parse_test.go:7: Parse = 3, want 1\nFAIL\nFAIL\texample.com/dates/dates\t0.002s\n"
+	site := strings.Count(src[:strings.Index(src, "var layouts")], "\n") + 1
+	p := build(t, repo, failing, 3000)
+	mustPackFunc(t, p, "dates/parse.go", src, "Parse")
+	if f := fileOf(p, "dates/parse.go"); !covers(f, site, site+4) {
+		t.Fatalf("layouts (dates/parse.go:%d) is not packed: %+v; files %v", site, f.Chunks, paths(p))
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/agentfix/agentfix/internal/gitrun"
 	"github.com/agentfix/agentfix/internal/instructions"
 	"github.com/agentfix/agentfix/internal/pipeline"
+	"github.com/agentfix/agentfix/internal/untrusted"
 	"github.com/agentfix/agentfix/internal/workspace"
 )
 
@@ -107,9 +108,12 @@ func fix(ctx context.Context, e *Env, opts *fixOptions) error {
 	if err != nil {
 		return err
 	}
-	task, err := readTask(opts)
+	task, hidden, err := readTask(opts)
 	if err != nil {
 		return err
+	}
+	if hidden > 0 {
+		fmt.Fprintf(e.Stderr, "agentfix: --issue-file %s: %d hidden passage(s) were ignored (HTML comments, image alt text, link reference definitions, invisible characters): the model reads the issue as GitHub shows it\n", opts.issueFile, hidden)
 	}
 	local := &pipeline.Local{OutDiff: opts.outDiff, DryRun: opts.dryRun, AllowUnproven: opts.allowUnproven}
 	out, err := pipeline.Run(ctx, pipeline.Job{
@@ -157,23 +161,32 @@ func loopResult(o *pipeline.Outcome) *agent.Result {
 	return res
 }
 
-// readTask builds the task from --task, --issue-file or --failing.
-func readTask(opts *fixOptions) (agent.Task, error) {
+// readTask builds the task from --task, --issue-file or --failing. An
+// issue file is often an issue's text as GitHub stores it (gh issue view
+// --json body), anyone's words: like the issue a label triggers, it is
+// read as GitHub shows it, without what a reader there cannot see, and
+// hidden counts the passages left out.
+func readTask(opts *fixOptions) (task agent.Task, hidden int, err error) {
 	switch {
 	case opts.task != "":
-		return agent.Task{Title: opts.task}, nil
+		return agent.Task{Title: opts.task}, 0, nil
 	case opts.issueFile != "":
 		data, err := os.ReadFile(opts.issueFile)
 		if err != nil {
-			return agent.Task{}, exitcode.Usagef("--issue-file: %v", err)
+			return agent.Task{}, 0, exitcode.Usagef("--issue-file: %v", err)
 		}
-		t := parseIssue(string(data))
+		c := untrusted.Clean(string(data))
+		t := parseIssue(c.Text)
+		if t.Title == "" && t.Body == "" && c.Hidden > 0 {
+			return agent.Task{}, 0, exitcode.Usagef("--issue-file %s shows nothing: all it holds is %d hidden passage(s) (HTML comments, image alt text, link reference definitions, invisible characters), which the model is not shown", opts.issueFile, c.Hidden)
+		}
 		if t.Title == "" && t.Body == "" {
-			return agent.Task{}, exitcode.Usagef("--issue-file %s is empty", opts.issueFile)
+			return agent.Task{}, 0, exitcode.Usagef("--issue-file %s is empty", opts.issueFile)
 		}
-		return t, nil
+		t.Title = untrusted.Line(t.Title)
+		return t, c.Hidden, nil
 	}
-	return agent.Task{}, nil // --failing: the failing checks are the task
+	return agent.Task{}, 0, nil // --failing: the failing checks are the task
 }
 
 // parseIssue reads a Markdown issue: the first heading is the title, the

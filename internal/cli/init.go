@@ -65,7 +65,7 @@ func (o *initOptions) run(e *Env) error {
 		{config.DefaultPath, []byte(configFile(cfg, cmd, marker))},
 	}
 	if cmd == "" {
-		fmt.Fprintf(e.Stderr, "agentfix init: no test command detected (no go.mod, package.json test script, Cargo.toml or pytest config); set verify.commands in %s\n", config.DefaultPath)
+		fmt.Fprintf(e.Stderr, "agentfix init: %s\n", config.NoVerifyHint(repo, config.DefaultPath))
 	} else {
 		fmt.Fprintf(e.Stderr, "agentfix init: test command %q (detected from %s)\n", cmd, marker)
 	}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,4 +47,35 @@ func hasNpmTest(path string) bool {
 	}
 	test := strings.TrimSpace(pkg.Scripts["test"])
 	return test != "" && !strings.Contains(test, "no test specified")
+}
+
+// NoVerifyHint says why no test command was detected at the root of repo
+// and what to do: set verify.commands where says. A project one directory
+// down (a Go module in go/, a Python package in py/) is named, with the
+// command that tests it from the root when one can: agentfix runs the
+// commands from the repository's root.
+func NoVerifyHint(repo, where string) string {
+	msg := "no test command could be detected (no go.mod, package.json test script, Cargo.toml or pytest config at the repository's root)"
+	var below []string
+	entries, _ := os.ReadDir(repo)
+	for _, e := range entries {
+		n := e.Name()
+		if !e.IsDir() || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") || n == "testdata" || n == "vendor" || n == "node_modules" {
+			continue
+		}
+		cmd, marker := DetectVerify(filepath.Join(repo, n))
+		switch {
+		case cmd == "" || len(below) == 3:
+		case cmd == "go test ./...":
+			below = append(below, fmt.Sprintf("%s/%s, which %q tests from the root (allow it with verify.allow: [\"go -C %s test\"])", n, marker, "go -C "+n+" test ./...", n))
+		case cmd == "pytest":
+			below = append(below, fmt.Sprintf("%s/%s, which %q tests from the root", n, marker, "pytest "+n))
+		default:
+			below = append(below, fmt.Sprintf("%s/%s (%s there)", n, marker, cmd))
+		}
+	}
+	if len(below) > 0 {
+		msg += "; one directory down: " + strings.Join(below, "; ")
+	}
+	return msg + "; set verify.commands in " + where
 }

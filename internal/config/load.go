@@ -112,7 +112,7 @@ func Load(opts LoadOptions) (*Config, Sources, error) {
 			cfg.Verify.Commands = []string{cmd}
 			src["verify.commands"] = "detected from " + marker
 		case opts.NeedVerify:
-			probs = append(probs, Problem{Key: "verify.commands", Msg: "is empty and no test command could be detected (no go.mod, package.json test script, Cargo.toml or pytest config); set verify.commands in " + DefaultPath + ", the test-command input, or --test-cmd"})
+			probs = append(probs, Problem{Key: "verify.commands", Msg: "is empty and " + NoVerifyHint(opts.RepoDir, DefaultPath+", the test-command input, or --test-cmd")})
 		}
 	}
 	var verr *Error

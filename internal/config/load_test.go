@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentfix/agentfix/internal/verify"
 )
 
 func writeFile(t *testing.T, path, content string) {
@@ -130,6 +132,53 @@ func TestDetectVerify(t *testing.T) {
 		if got, _ := DetectVerify(dir); got != tt.want {
 			t.Errorf("DetectVerify(%v) = %q, want %q", tt.files, got, tt.want)
 		}
+	}
+}
+
+// TestNoVerifyHintNamesAProjectOneDirectoryDown: a repository whose Go
+// module is in go/ (with a pytest project in py/ and an npm one in web/)
+// detects no command at its root; the message names each, with the
+// command that tests it from the root where one can, and leaves out
+// what the go command leaves out (testdata, dot directories).
+func TestNoVerifyHintNamesAProjectOneDirectoryDown(t *testing.T) {
+	repo := t.TempDir()
+	writeFile(t, filepath.Join(repo, "go", "go.mod"), "module example.com/x\n")
+	writeFile(t, filepath.Join(repo, "py", "pytest.ini"), "")
+	writeFile(t, filepath.Join(repo, "web", "package.json"), `{"scripts":{"test":"node --test"}}`)
+	writeFile(t, filepath.Join(repo, "testdata", "go.mod"), "module example.com/fixture\n")
+	writeFile(t, filepath.Join(repo, ".tools", "go.mod"), "module example.com/tools\n")
+	writeFile(t, filepath.Join(repo, "README.md"), "")
+	_, _, err := Load(LoadOptions{RepoDir: repo, NeedVerify: true})
+	if err == nil {
+		t.Fatal("Load detected a test command at the root")
+	}
+	for _, want := range []string{
+		`go/go.mod, which "go -C go test ./..." tests from the root (allow it with verify.allow: ["go -C go test"])`,
+		`py/pytest.ini, which "pytest py" tests from the root`,
+		`web/package.json (npm test there)`,
+		"set verify.commands in " + DefaultPath,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("err =\n%v\nwant it to contain\n%s", err, want)
+		}
+	}
+	for _, not := range []string{"testdata/", ".tools/"} {
+		if strings.Contains(err.Error(), not) {
+			t.Errorf("err names %s, which the go command leaves out:\n%v", not, err)
+		}
+	}
+	// The advice passes the allowlist: the go command once allowed as it
+	// says, pytest as it is.
+	for _, c := range []struct {
+		cmd   string
+		allow []string
+	}{{"go -C go test ./...", []string{"go -C go test"}}, {"pytest py", nil}} {
+		if _, err := verify.ParseCommand(c.cmd, c.allow); err != nil {
+			t.Errorf("the advised %q with verify.allow %q: %v", c.cmd, c.allow, err)
+		}
+	}
+	if hint := NoVerifyHint(t.TempDir(), DefaultPath); strings.Contains(hint, "one directory down") {
+		t.Errorf("an empty repository: %s", hint)
 	}
 }
 

@@ -3,9 +3,12 @@ package verify
 import (
 	"bufio"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -13,23 +16,67 @@ import (
 // goLocator turns the file names go prints into paths relative to the
 // directory the command ran in.
 type goLocator struct {
-	root    string // Options.Dir, absolute
-	modRoot string // directory of the nearest go.mod at or above root
-	modPath string // its module path
+	root string  // Options.Dir, absolute
+	mods []goMod // the modules go may have tested, the longest path first
 }
+
+// goMod is a module: the directory of its go.mod, and its path.
+type goMod struct{ dir, path string }
+
+// maxModuleDirs bounds the directories newGoLocator looks through for
+// modules below root.
+const maxModuleDirs = 20000
 
 func newGoLocator(root string) *goLocator {
 	l := &goLocator{root: root}
+	// The nearest go.mod at or above root: go test ./... from root.
 	for dir := root; ; dir = filepath.Dir(dir) {
 		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
-			l.modRoot, l.modPath = dir, modulePath(data)
+			l.mods = append(l.mods, goMod{dir, modulePath(data)})
 			break
 		}
 		if filepath.Dir(dir) == dir {
 			break
 		}
 	}
+	// And those below it, which go -C DIR test ./... tests (a module in
+	// go/, one nested in server/), where the go command would see them.
+	seen := 0
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if seen++; seen > maxModuleDirs {
+			return fs.SkipAll
+		}
+		if n := d.Name(); p != root && (strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") || n == "testdata" || n == "vendor" || n == "node_modules") {
+			return fs.SkipDir
+		}
+		if p == root {
+			return nil
+		}
+		if data, err := os.ReadFile(filepath.Join(p, "go.mod")); err == nil {
+			l.mods = append(l.mods, goMod{p, modulePath(data)})
+		}
+		return nil
+	})
+	l.mods = slices.DeleteFunc(l.mods, func(m goMod) bool { return m.path == "" })
+	sort.SliceStable(l.mods, func(a, b int) bool { return len(l.mods[a].path) > len(l.mods[b].path) })
 	return l
+}
+
+// module is the module holding import path pkg (a package's, or a trimmed
+// file's "example.com/m/pkg/f.go"), and the rest of pkg past its path.
+func (l *goLocator) module(pkg string) (goMod, string, bool) {
+	for _, m := range l.mods {
+		if pkg == m.path {
+			return m, "", true
+		}
+		if rest, ok := strings.CutPrefix(pkg, m.path+"/"); ok {
+			return m, rest, true
+		}
+	}
+	return goMod{}, "", false
 }
 
 // modulePath reads the module directive of a go.mod.
@@ -77,10 +124,11 @@ func (l *goLocator) testLocation(pkg, out string) (string, int) {
 // pkgFile resolves a base name testing printed to a path relative to root,
 // through the package's directory in the module.
 func (l *goLocator) pkgFile(pkg, name string) string {
-	if l.modPath == "" || (pkg != l.modPath && !strings.HasPrefix(pkg, l.modPath+"/")) {
+	m, rest, ok := l.module(pkg)
+	if !ok {
 		return name
 	}
-	dir := filepath.Join(l.modRoot, filepath.FromSlash(strings.TrimPrefix(pkg, l.modPath)))
+	dir := filepath.Join(m.dir, filepath.FromSlash(rest))
 	abs := filepath.Join(dir, name)
 	if _, err := os.Stat(abs); err != nil {
 		return name
@@ -100,11 +148,11 @@ func (l *goLocator) frameFile(path string) (string, bool) {
 	if filepath.IsAbs(path) {
 		return l.inside(path)
 	}
-	rest, ok := strings.CutPrefix(path, l.modPath+"/")
-	if l.modPath == "" || !ok {
+	m, rest, ok := l.module(path)
+	if !ok || rest == "" {
 		return "", false
 	}
-	return l.inside(filepath.Join(l.modRoot, filepath.FromSlash(rest)))
+	return l.inside(filepath.Join(m.dir, filepath.FromSlash(rest)))
 }
 
 // inside returns path relative to root (slash-separated) when it lies

@@ -53,3 +53,48 @@ func TestTrimTraceKeepsTrimmedFramesOfTheModule(t *testing.T) {
 		t.Errorf("testLocation = %s:%d, want pkg/f.go:12", loc, line)
 	}
 }
+
+// TestLocatorFindsModulesBelowTheRoot: the commands run from the
+// repository's root; go -C go test ./... tests a module in go/, and go -C
+// server test ./... one nested in server/ whose path is not its
+// directory's. A failure's file, a trimmed frame and a package resolve
+// through the module that holds them, the innermost first; a module under
+// testdata, which the go command never tests, resolves nothing.
+func TestLocatorFindsModulesBelowTheRoot(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for name, body := range map[string]string{
+		"go/go.mod":                       "module example.com/calc\n",
+		"go/calc/sum_test.go":             "package calc\n",
+		"go/calc/sum.go":                  "package calc\n",
+		"go/server/go.mod":                "module go.etcd.io/etcd/server/v3\n",
+		"go/server/raft/node_test.go":     "package raft\n",
+		"go/testdata/mod/go.mod":          "module example.com/fixture\n",
+		"go/testdata/mod/fixture_test.go": "package fixture\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l := newGoLocator(root)
+	for _, c := range []struct{ pkg, name, want string }{
+		{"example.com/calc/calc", "sum_test.go", "go/calc/sum_test.go"},
+		{"go.etcd.io/etcd/server/v3/raft", "node_test.go", "go/server/raft/node_test.go"},
+		{"example.com/fixture", "fixture_test.go", "fixture_test.go"},
+	} {
+		if got := l.pkgFile(c.pkg, c.name); got != c.want {
+			t.Errorf("pkgFile(%q, %q) = %q, want %q", c.pkg, c.name, got, c.want)
+		}
+	}
+	if got, ok := l.frameFile("example.com/calc/calc/sum.go"); !ok || got != "go/calc/sum.go" {
+		t.Errorf("frameFile of a trimmed frame = %q, %v; want go/calc/sum.go", got, ok)
+	}
+	out := "    sum_test.go:7: Sum(1, 2) = -1, want 3\n"
+	if loc, line := l.testLocation("example.com/calc/calc", out); loc != "go/calc/sum_test.go" || line != 7 {
+		t.Errorf("testLocation = %s:%d, want go/calc/sum_test.go:7", loc, line)
+	}
+}

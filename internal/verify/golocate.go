@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,55 +17,66 @@ import (
 type goLocator struct {
 	root string  // Options.Dir, absolute
 	mods []goMod // the modules go may have tested, the longest path first
+	// below: look for the modules below root when no other holds a
+	// package (newGoLocator's; a locator of a runner that is not go's
+	// has no modules to find).
+	below bool
 }
 
 // goMod is a module: the directory of its go.mod, and its path.
 type goMod struct{ dir, path string }
 
-// maxModuleDirs bounds the directories newGoLocator looks through for
-// modules below root.
+// maxModuleDirs bounds the directories looked through for modules below
+// root.
 const maxModuleDirs = 20000
 
 func newGoLocator(root string) *goLocator {
-	l := &goLocator{root: root}
+	l := &goLocator{root: root, below: true}
 	// The nearest go.mod at or above root: go test ./... from root.
 	for dir := root; ; dir = filepath.Dir(dir) {
 		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
-			l.mods = append(l.mods, goMod{dir, modulePath(data)})
+			if p := modulePath(data); p != "" {
+				l.mods = append(l.mods, goMod{dir, p})
+			}
 			break
 		}
 		if filepath.Dir(dir) == dir {
 			break
 		}
 	}
-	// And those below it, which go -C DIR test ./... tests (a module in
-	// go/, one nested in server/), where the go command would see them.
+	return l
+}
+
+// walk adds the modules below root, where the go command would see them
+// (not under testdata, vendor, node_modules, or a directory starting with
+// . or _): go -C DIR test ./... tests a module in go/, or one nested in
+// server/ whose path is not its directory's.
+func (l *goLocator) walk() {
+	l.below = false
 	seen := 0
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
+	_ = filepath.WalkDir(l.root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() || p == l.root {
 			return nil
 		}
 		if seen++; seen > maxModuleDirs {
 			return fs.SkipAll
 		}
-		if n := d.Name(); p != root && (strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") || n == "testdata" || n == "vendor" || n == "node_modules") {
+		if n := d.Name(); strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") || n == "testdata" || n == "vendor" || n == "node_modules" {
 			return fs.SkipDir
 		}
-		if p == root {
-			return nil
-		}
 		if data, err := os.ReadFile(filepath.Join(p, "go.mod")); err == nil {
-			l.mods = append(l.mods, goMod{p, modulePath(data)})
+			if mp := modulePath(data); mp != "" {
+				l.mods = append(l.mods, goMod{p, mp})
+			}
 		}
 		return nil
 	})
-	l.mods = slices.DeleteFunc(l.mods, func(m goMod) bool { return m.path == "" })
 	sort.SliceStable(l.mods, func(a, b int) bool { return len(l.mods[a].path) > len(l.mods[b].path) })
-	return l
 }
 
 // module is the module holding import path pkg (a package's, or a trimmed
 // file's "example.com/m/pkg/f.go"), and the rest of pkg past its path.
+// The modules below root are looked for when no other holds pkg.
 func (l *goLocator) module(pkg string) (goMod, string, bool) {
 	for _, m := range l.mods {
 		if pkg == m.path {
@@ -75,6 +85,10 @@ func (l *goLocator) module(pkg string) (goMod, string, bool) {
 		if rest, ok := strings.CutPrefix(pkg, m.path+"/"); ok {
 			return m, rest, true
 		}
+	}
+	if l.below {
+		l.walk()
+		return l.module(pkg)
 	}
 	return goMod{}, "", false
 }

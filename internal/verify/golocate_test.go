@@ -93,6 +93,34 @@ func TestLocatorFindsModulesBelowTheRoot(t *testing.T) {
 	if got, ok := l.frameFile("example.com/calc/calc/sum.go"); !ok || got != "go/calc/sum.go" {
 		t.Errorf("frameFile of a trimmed frame = %q, %v; want go/calc/sum.go", got, ok)
 	}
+	// A module at the root, and one nested in server/ (etcd's layout):
+	// the root's packages resolve through it, the nested one's through
+	// its own.
+	etcd := t.TempDir()
+	if err := os.WriteFile(filepath.Join(etcd, "go.mod"), []byte("module go.etcd.io/etcd/v3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"raft", "server"} {
+		if err := os.MkdirAll(filepath.Join(etcd, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(etcd, "raft", "raft_test.go"), []byte("package raft\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(etcd, "server", "go.mod"), []byte("module go.etcd.io/etcd/server/v3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(etcd, "server", "s_test.go"), []byte("package server\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := newGoLocator(etcd)
+	if got := e.pkgFile("go.etcd.io/etcd/v3/raft", "raft_test.go"); got != "raft/raft_test.go" {
+		t.Errorf("the root module's package: %q, want raft/raft_test.go", got)
+	}
+	if got := e.pkgFile("go.etcd.io/etcd/server/v3", "s_test.go"); got != "server/s_test.go" {
+		t.Errorf("the nested module's package: %q, want server/s_test.go", got)
+	}
 	out := "    sum_test.go:7: Sum(1, 2) = -1, want 3\n"
 	if loc, line := l.testLocation("example.com/calc/calc", out); loc != "go/calc/sum_test.go" || line != 7 {
 		t.Errorf("testLocation = %s:%d, want go/calc/sum_test.go:7", loc, line)

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -26,8 +27,8 @@ func toolFor(argv []string) tool {
 		return toolOther
 	}
 	sub := ""
-	if len(argv) > 1 {
-		sub = argv[1]
+	if k, _ := goSub(argv); k < len(argv) {
+		sub = argv[k]
 	}
 	switch base := path.Base(argv[0]); base {
 	case "go":
@@ -98,4 +99,38 @@ func textFailures(t tool, out, root string) []Failure {
 		}
 	}
 	return genericFailures(out, root)
+}
+
+// goSub is where a go command's subcommand is in argv (1, or 3 after
+// "-C DIR", 2 after "-C=DIR": the go command takes -C first only), and
+// the directory -C names, "" when none. For any other command it is 1.
+func goSub(argv []string) (int, string) {
+	if len(argv) < 2 || path.Base(argv[0]) != "go" {
+		return 1, ""
+	}
+	switch a := argv[1]; {
+	case a == "-C" || a == "--C":
+		if len(argv) > 2 {
+			return 3, argv[2]
+		}
+	case strings.HasPrefix(a, "-C=") || strings.HasPrefix(a, "--C="):
+		_, dir, _ := strings.Cut(a, "=")
+		return 2, dir
+	}
+	return 1, ""
+}
+
+// inGoDir is the repository path rel as the go command run with -C dir
+// names it ("go/calc" in dir "go" is "calc"), and false when it lies
+// outside dir. Without -C (dir "") it is rel.
+func inGoDir(dir, rel string) (string, bool) {
+	dir = path.Clean(strings.TrimPrefix(filepath.ToSlash(dir), "./"))
+	if dir == "" || dir == "." {
+		return rel, true
+	}
+	if rel == dir {
+		return ".", true
+	}
+	r, ok := strings.CutPrefix(rel, dir+"/")
+	return r, ok
 }

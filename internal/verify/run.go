@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -332,7 +333,8 @@ func (t *trackingWriter) Write(p []byte) (int, error) {
 
 // withGoJSON adds -json to go test unless it is there already.
 func withGoJSON(argv []string) []string {
-	for _, a := range argv[2:] {
+	k, _ := goSub(argv)
+	for _, a := range argv[k+1:] {
 		if a == "-args" || a == "--args" {
 			break
 		}
@@ -340,7 +342,7 @@ func withGoJSON(argv []string) []string {
 			return argv
 		}
 	}
-	out := append([]string{argv[0], argv[1], "-json"}, argv[2:]...)
+	out := append(append(slices.Clone(argv[:k+1]), "-json"), argv[k+1:]...)
 	return out
 }
 

@@ -110,6 +110,40 @@ func TestRunGoFailing(t *testing.T) {
 	}
 }
 
+// TestRunGoInADirectory: go -C go test ./..., the command for a module in
+// go/ of the repository, is go test: it gets -json, its failures are
+// parsed from the event stream and named by their repository paths, and
+// the targeted re-run finds them again.
+func TestRunGoInADirectory(t *testing.T) {
+	t.Parallel()
+	repo := t.TempDir()
+	if err := os.CopyFS(filepath.Join(repo, "go"), os.DirFS(fixtures.Path("projects", "gofail"))); err != nil {
+		t.Fatal(err)
+	}
+	allow := Options{Allow: []string{"go -C go test"}}
+	rep := runIn(t, repo, []string{"go -C go test ./..."}, allow)
+	c := rep.Commands[0]
+	if strings.Join(c.Argv, " ") != "go -C go test -json ./..." {
+		t.Errorf("argv = %q, want -json added after test", c.Argv)
+	}
+	var sub *Failure
+	for k := range c.Failures {
+		if c.Failures[k].Test == "TestSub" {
+			sub = &c.Failures[k]
+		}
+	}
+	if rep.Passed || sub == nil || sub.Package != "example.com/gofail/calc" || sub.File != "go/calc/calc_test.go" || sub.Line != 14 {
+		t.Fatalf("failures = %+v, want TestSub of example.com/gofail/calc at go/calc/calc_test.go:14", c.Failures)
+	}
+	target, ok := Targeted("go -C go test ./...", c.Failures)
+	if want := "go -C go test ./calc -run '^(TestSub|TestTable)$'"; !ok || target != want {
+		t.Fatalf("Targeted = %q, %v; want %q", target, ok, want)
+	}
+	if again := runIn(t, repo, []string{target}, allow); again.Signature() != rep.Signature() {
+		t.Errorf("signature of the targeted re-run %q != %q", again.Signature(), rep.Signature())
+	}
+}
+
 func TestRunGoPanic(t *testing.T) {
 	t.Parallel()
 	// Stack frames are absolute paths, or module paths when the runner

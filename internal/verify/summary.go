@@ -114,8 +114,8 @@ func (f Failure) Title() string {
 // withoutJSON drops the -json agentfix added, to show the command as
 // configured.
 func withoutJSON(argv []string) []string {
-	if len(argv) > 2 && argv[2] == "-json" {
-		return append(append([]string(nil), argv[:2]...), argv[3:]...)
+	if k, _ := goSub(argv); len(argv) > k+1 && argv[k+1] == "-json" {
+		return append(append([]string(nil), argv[:k+1]...), argv[k+2:]...)
 	}
 	return argv
 }

@@ -3,6 +3,7 @@ package verify
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -45,6 +46,7 @@ var goValueFlags = flagSet("run", "skip", "bench", "benchtime", "count", "cpu", 
 	"toolexec", "C", "fuzzcachedir", "testlogfile", "vettool", "pkgdir")
 
 func targetGo(argv []string, failures []Failure) ([]string, bool) {
+	_, goDir := goSub(argv)
 	var names, dirs []string
 	seen := map[string]bool{}
 	for _, f := range failures {
@@ -58,7 +60,11 @@ func targetGo(argv []string, failures []Failure) ([]string, bool) {
 		}
 		// A panic is located where it happened, which may be another
 		// package: the file's directory must be the test's package.
-		d := path.Dir(f.File)
+		file, ok := inGoDir(goDir, f.File)
+		if !ok {
+			return nil, false
+		}
+		d := path.Dir(file)
 		if d != "." && f.Package != "" && !strings.HasSuffix(f.Package, "/"+d) {
 			return nil, false
 		}
@@ -80,8 +86,9 @@ func targetGo(argv []string, failures []Failure) ([]string, bool) {
 // goFlags is argv without its package patterns and -run, and what follows
 // -args: the command a narrowed go test builds on.
 func goFlags(argv []string) (out, tail []string) {
-	out = []string{argv[0], argv[1]}
-	for i := 2; i < len(argv); i++ {
+	k, _ := goSub(argv)
+	out = slices.Clone(argv[:k+1])
+	for i := k + 1; i < len(argv); i++ {
 		a := argv[i]
 		if a == "-args" || a == "--args" {
 			tail = argv[i:]

@@ -23,6 +23,9 @@ func TestTargeted(t *testing.T) {
 		{"go build failure", "go test ./...", []Failure{{Package: "example.com/m", File: "a.go", Line: 2}}, ""},
 		{"go without file", "go test ./...", []Failure{{Test: "TestA", Package: "example.com/m"}}, ""},
 		{"go vet", "go vet ./...", goFails, ""},
+		{"go -C DIR", "go -C go test -count=1 ./...", []Failure{{Test: "TestSum", Package: "example.com/calc/calc", File: "go/calc/sum_test.go", Line: 7}},
+			"go -C go test -count=1 ./calc -run '^(TestSum)$'"},
+		{"go -C DIR, a file outside DIR", "go -C go test ./...", []Failure{{Test: "TestSum", Package: "example.com/calc/calc", File: "calc/sum_test.go"}}, ""},
 		{"pytest", "pytest -x -k slow --tb short tests", []Failure{{Test: "tests/test_a.py::test_b[1-2]"}, {Test: "tests/test_a.py::TestC::test_d"}},
 			"pytest -x --tb short 'tests/test_a.py::test_b[1-2]' tests/test_a.py::TestC::test_d"},
 		{"python -m pytest", "python3 -m pytest", []Failure{{Test: "t.py::test_x"}}, "python3 -m pytest t.py::test_x"},
@@ -42,7 +45,7 @@ func TestTargeted(t *testing.T) {
 			continue
 		}
 		if ok {
-			if _, err := ParseCommand(got, nil); err != nil {
+			if _, err := ParseCommand(got, []string{"go -C go test"}); err != nil {
 				t.Errorf("%s: the targeted command is refused: %v", tc.name, err)
 			}
 		}

@@ -75,10 +75,15 @@ func Narrow(cmd string, files []string) (string, bool) {
 	switch toolFor(argv) {
 	case toolGoTest:
 		out, tail = goFlags(argv)
+		_, goDir := goSub(argv)
 		seen := map[string]bool{}
 		for _, f := range files {
 			if !strings.HasSuffix(f, "_test.go") {
 				continue
+			}
+			f, ok := inGoDir(goDir, f)
+			if !ok {
+				return "", false // a test go -C DIR does not see
 			}
 			dir := "./" + path.Dir(f)
 			if path.Dir(f) == "." {

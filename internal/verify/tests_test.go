@@ -53,13 +53,17 @@ func TestNarrowToTestFiles(t *testing.T) {
 		{"npm test", []string{"test/abs.test.js"}, ""},
 		{"cargo test", []string{"tests/abs.rs"}, ""},
 		{"make test", []string{"abs_test.go"}, ""},
+		// go -C DIR: the packages as the go command sees them in DIR.
+		{"go -C go test -race ./...", []string{"go/calc/sum_test.go", "go/x_test.go"}, "go -C go test -race ./calc ."},
+		{"go -C=go test -json ./...", []string{"go/calc/sum_test.go"}, "go -C=go test ./calc"},
+		{"go -C go test ./...", []string{"go/calc/sum_test.go", "web/calc_test.go"}, ""},
 	} {
 		got, ok := Narrow(tc.cmd, tc.files)
 		if got != tc.want || ok != (tc.want != "") {
 			t.Errorf("Narrow(%q, %q) = %q, %v; want %q", tc.cmd, tc.files, got, ok, tc.want)
 		}
 		if ok {
-			if _, err := ParseCommand(got, nil); err != nil {
+			if _, err := ParseCommand(got, []string{"go -C go test", "go -C=go test"}); err != nil {
 				t.Errorf("Narrow(%q) = %q, which the allowlist refuses: %v", tc.cmd, got, err)
 			}
 		}

@@ -60,13 +60,21 @@ func (o *initOptions) run(e *Env) error {
 	}
 	cfg := config.Default()
 	cmd, marker := config.DetectVerify(repo)
+	allow := ""
+	if below := config.DetectBelow(repo); cmd == "" && len(below) == 1 && below[0].Marker == "go.mod" {
+		// The one Go module, in a directory: tested from the root.
+		cmd, marker, allow = below[0].FromRoot, below[0].Dir+"/go.mod", below[0].Allow
+	}
 	files := []initFile{
 		{WorkflowPath, []byte(workflowFile(cfg, marker, Version, Commit))},
-		{config.DefaultPath, []byte(configFile(cfg, cmd, marker))},
+		{config.DefaultPath, []byte(configFile(cfg, cmd, marker, allow))},
 	}
-	if cmd == "" {
+	switch {
+	case cmd == "":
 		fmt.Fprintf(e.Stderr, "agentfix init: %s\n", config.NoVerifyHint(repo, config.DefaultPath))
-	} else {
+	case allow != "":
+		fmt.Fprintf(e.Stderr, "agentfix init: test command %q (detected from %s), allowed with verify.allow: [%q]\n", cmd, marker, allow)
+	default:
 		fmt.Fprintf(e.Stderr, "agentfix init: test command %q (detected from %s)\n", cmd, marker)
 	}
 	if _, note := actionRef(Version, Commit); note != "" {

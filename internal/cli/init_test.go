@@ -77,6 +77,34 @@ func TestInitWritesTheWorkflowAndTheConfig(t *testing.T) {
 	}
 }
 
+// TestInitForAModuleInADirectory: a repository whose one Go module is in
+// go/ gets the command that tests it from the root, the verify.allow entry
+// it needs, and the Go setup from go/go.mod; the config loads, so the
+// command passes the allowlist.
+func TestInitForAModuleInADirectory(t *testing.T) {
+	t.Parallel()
+	dir := initRepo(t, map[string]string{"go/go.mod": "module x\n\ngo 1.22\n", "README.md": "x\n"})
+	code, _, errOut := runCLI(t, nil, "init", "--repo", dir)
+	if code != 0 || !strings.Contains(errOut, `test command "go -C go test ./..." (detected from go/go.mod), allowed with verify.allow: ["go -C go test"]`) {
+		t.Fatalf("exit %d\nstderr %s", code, errOut)
+	}
+	if wf := readRel(t, dir, WorkflowPath); !strings.Contains(wf, "go-version-file: go/go.mod") {
+		t.Errorf("workflow lacks the Go setup from go/go.mod:\n%s", wf)
+	}
+	cfg, _, err := config.Load(config.LoadOptions{RepoDir: dir, NeedVerify: true})
+	if err != nil {
+		t.Fatalf("the generated config does not load: %v", err)
+	}
+	if got := strings.Join(cfg.Verify.Commands, ";"); got != "go -C go test ./..." || strings.Join(cfg.Verify.Allow, ";") != "go -C go test" {
+		t.Errorf("verify = %q allowed by %q, want go -C go test ./... allowed by go -C go test", got, cfg.Verify.Allow)
+	}
+	// Two projects down: nothing is chosen, and the message names both.
+	two := initRepo(t, map[string]string{"go/go.mod": "module x\n", "py/pytest.ini": ""})
+	if code, _, errOut := runCLI(t, nil, "init", "--repo", two); code != 0 || !strings.Contains(errOut, "go/go.mod, which") || !strings.Contains(errOut, "py/pytest.ini, which") {
+		t.Errorf("two projects: exit %d\nstderr %s", code, errOut)
+	}
+}
+
 // TestInitPinsTheActionToTheReleaseCommit: a release build pins the action
 // by commit SHA with the tag beside it, which doctor accepts. Not parallel:
 // it sets the package's Version and Commit, which every run of Main reads
@@ -157,7 +185,7 @@ func TestInitWorkflowPassesActionlint(t *testing.T) {
 	if lint == "" {
 		t.Skip("actionlint not found (on PATH or where .ci/actionlint.sh installs it); run .ci/actionlint.sh once to install it")
 	}
-	for name, marker := range map[string]string{"go": "go.mod", "node": "package.json", "rust": "Cargo.toml", "python": "pyproject.toml", "none": ""} {
+	for name, marker := range map[string]string{"go": "go.mod", "go in a directory": "go/go.mod", "node": "package.json", "rust": "Cargo.toml", "python": "pyproject.toml", "none": ""} {
 		t.Run(name, func(t *testing.T) {
 			dir := initRepo(t, map[string]string{".github/actionlint.yaml": "self-hosted-runner:\n  labels: [ollama]\n"})
 			cfg := config.Default()

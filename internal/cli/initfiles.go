@@ -41,9 +41,10 @@ func actionRef(version, commit string) (ref, note string) {
 // toolchain before agentfix runs its checks, by the file that named the
 // test command.
 func toolchainSteps(marker string) string {
+	if marker == "go.mod" || strings.HasSuffix(marker, "/go.mod") { // go/go.mod: a module in go/
+		return "      - uses: " + setupGoAction + "\n        with:\n          go-version-file: " + marker + "\n"
+	}
 	switch marker {
-	case "go.mod":
-		return "      - uses: " + setupGoAction + "\n        with:\n          go-version-file: go.mod\n"
 	case "package.json":
 		return "      - uses: " + setupNodeAction + "\n        with:\n          node-version: lts/*\n      - run: npm ci\n"
 	case "Cargo.toml":
@@ -148,7 +149,7 @@ jobs:
 `
 
 // configFile is the generated, commented .github/agent-fix.yml.
-func configFile(cfg *config.Config, cmd, marker string) string {
+func configFile(cfg *config.Config, cmd, marker, allow string) string {
 	var b strings.Builder
 	b.WriteString(`# agentfix configuration, written by ` + "`agentfix init`" + `. Every key is optional.
 # ` + "`agentfix config validate --show`" + ` prints the effective values and where each came
@@ -160,6 +161,10 @@ model: ` + cfg.Model + `
 `)
 	if cmd != "" {
 		fmt.Fprintf(&b, "verify:\n  # The checks that prove a fix (detected from %s). Each must start with an\n  # allowlisted prefix (verify.allow); they run in a sandbox without network.\n  commands: [%q]\n", marker, cmd)
+		if allow != "" {
+			b.WriteString("  # The commands run from the repository's root: go -C tests the module there.\n")
+			fmt.Fprintf(&b, "  allow: [%q]\n", allow)
+		}
 	} else {
 		b.WriteString("# No test command could be detected: name the checks that prove a fix.\n# Each must start with an allowlisted prefix (verify.allow).\n# verify:\n#   commands: [\"make test\"]\n")
 	}

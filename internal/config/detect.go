@@ -49,14 +49,25 @@ func hasNpmTest(path string) bool {
 	return test != "" && !strings.Contains(test, "no test specified")
 }
 
-// NoVerifyHint says why no test command was detected at the root of repo
-// and what to do: set verify.commands where says. A project one directory
-// down (a Go module in go/, a Python package in py/) is named, with the
-// command that tests it from the root when one can: agentfix runs the
-// commands from the repository's root.
-func NoVerifyHint(repo, where string) string {
-	msg := "no test command could be detected (no go.mod, package.json test script, Cargo.toml or pytest config at the repository's root)"
-	var below []string
+// Below is a project DetectVerify finds one directory below a
+// repository's root.
+type Below struct {
+	Dir, Marker, Cmd string // its directory, the file that decided, its command there
+	// FromRoot is the command that tests it from the root, where
+	// agentfix runs the commands; "" when the allowlist can take none
+	// (npm --prefix and cargo --manifest-path are refused flags).
+	FromRoot string
+	// Allow is the verify.allow entry FromRoot needs; "" when the
+	// built-in allowlist has it.
+	Allow string
+}
+
+// DetectBelow lists up to three projects one directory below repo (a Go
+// module in go/, a Python package in py/), in name order, where the go
+// command would look: not testdata, vendor, node_modules, or a directory
+// starting with . or _.
+func DetectBelow(repo string) []Below {
+	var out []Below
 	entries, _ := os.ReadDir(repo)
 	for _, e := range entries {
 		n := e.Name()
@@ -64,14 +75,38 @@ func NoVerifyHint(repo, where string) string {
 			continue
 		}
 		cmd, marker := DetectVerify(filepath.Join(repo, n))
+		if cmd == "" {
+			continue
+		}
+		b := Below{Dir: n, Marker: marker, Cmd: cmd}
+		switch cmd {
+		case "go test ./...":
+			b.FromRoot, b.Allow = "go -C "+n+" test ./...", "go -C "+n+" test"
+		case "pytest":
+			b.FromRoot = "pytest " + n
+		}
+		if out = append(out, b); len(out) == 3 {
+			break
+		}
+	}
+	return out
+}
+
+// NoVerifyHint says why no test command was detected at the root of repo
+// and what to do: set verify.commands where says. A project one directory
+// down is named, with the command that tests it from the root when one
+// can: agentfix runs the commands from the repository's root.
+func NoVerifyHint(repo, where string) string {
+	msg := "no test command could be detected (no go.mod, package.json test script, Cargo.toml or pytest config at the repository's root)"
+	var below []string
+	for _, b := range DetectBelow(repo) {
 		switch {
-		case cmd == "" || len(below) == 3:
-		case cmd == "go test ./...":
-			below = append(below, fmt.Sprintf("%s/%s, which %q tests from the root (allow it with verify.allow: [\"go -C %s test\"])", n, marker, "go -C "+n+" test ./...", n))
-		case cmd == "pytest":
-			below = append(below, fmt.Sprintf("%s/%s, which %q tests from the root", n, marker, "pytest "+n))
+		case b.Allow != "":
+			below = append(below, fmt.Sprintf("%s/%s, which %q tests from the root (allow it with verify.allow: [%q])", b.Dir, b.Marker, b.FromRoot, b.Allow))
+		case b.FromRoot != "":
+			below = append(below, fmt.Sprintf("%s/%s, which %q tests from the root", b.Dir, b.Marker, b.FromRoot))
 		default:
-			below = append(below, fmt.Sprintf("%s/%s (%s there)", n, marker, cmd))
+			below = append(below, fmt.Sprintf("%s/%s (%s there)", b.Dir, b.Marker, b.Cmd))
 		}
 	}
 	if len(below) > 0 {

@@ -238,7 +238,7 @@ func (a *run) issueTask(ctx context.Context) (agent.Task, error) {
 func (a *run) noteTask(hidden int, strangers []string, late, cut int) {
 	var notes []string
 	if hidden > 0 {
-		notes = append(notes, fmt.Sprintf("%d hidden passage(s) in the issue and its comments were ignored (HTML comments, image alt text, link reference definitions, invisible or bidi characters): the model did not see them.", hidden))
+		notes = append(notes, fmt.Sprintf("%d hidden passage(s) in the issue and its comments were ignored (%s): the model did not see them.", hidden, untrusted.HiddenKinds))
 	}
 	if len(strangers) > 0 {
 		slices.Sort(strangers)

@@ -91,7 +91,7 @@ func (a *run) noteRequest(hidden int) {
 	if hidden == 0 {
 		return
 	}
-	n := fmt.Sprintf("%d hidden passage(s) in the request and the pull request's task were ignored (HTML comments, image alt text, link reference definitions, invisible or bidi characters): the model did not see them.", hidden)
+	n := fmt.Sprintf("%d hidden passage(s) in the request and the pull request's task were ignored (%s): the model did not see them.", hidden, untrusted.HiddenKinds)
 	a.logf("task: %s", n)
 	a.rep.Notes = append(a.rep.Notes, n)
 }

@@ -113,7 +113,7 @@ func fix(ctx context.Context, e *Env, opts *fixOptions) error {
 		return err
 	}
 	if hidden > 0 {
-		fmt.Fprintf(e.Stderr, "agentfix: --issue-file %s: %d hidden passage(s) were ignored (HTML comments, image alt text, link reference definitions, invisible characters): the model reads the issue as GitHub shows it\n", opts.issueFile, hidden)
+		fmt.Fprintf(e.Stderr, "agentfix: --issue-file %s: %d hidden passage(s) were ignored (%s): the model reads the issue as GitHub shows it\n", opts.issueFile, hidden, untrusted.HiddenKinds)
 	}
 	local := &pipeline.Local{OutDiff: opts.outDiff, DryRun: opts.dryRun, AllowUnproven: opts.allowUnproven}
 	out, err := pipeline.Run(ctx, pipeline.Job{
@@ -178,7 +178,7 @@ func readTask(opts *fixOptions) (task agent.Task, hidden int, err error) {
 		c := untrusted.Clean(string(data))
 		t := parseIssue(c.Text)
 		if t.Title == "" && t.Body == "" && c.Hidden > 0 {
-			return agent.Task{}, 0, exitcode.Usagef("--issue-file %s shows nothing: all it holds is %d hidden passage(s) (HTML comments, image alt text, link reference definitions, invisible characters), which the model is not shown", opts.issueFile, c.Hidden)
+			return agent.Task{}, 0, exitcode.Usagef("--issue-file %s shows nothing: all it holds is %d hidden passage(s) (%s), which the model is not shown", opts.issueFile, c.Hidden, untrusted.HiddenKinds)
 		}
 		if t.Title == "" && t.Body == "" {
 			return agent.Task{}, 0, exitcode.Usagef("--issue-file %s is empty", opts.issueFile)

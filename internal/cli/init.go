@@ -61,9 +61,11 @@ func (o *initOptions) run(e *Env) error {
 	cfg := config.Default()
 	cmd, marker := config.DetectVerify(repo)
 	allow := ""
-	if below := config.DetectBelow(repo); cmd == "" && len(below) == 1 && below[0].Marker == "go.mod" {
-		// The one Go module, in a directory: tested from the root.
-		cmd, marker, allow = below[0].FromRoot, below[0].Dir+"/go.mod", below[0].Allow
+	if cmd == "" {
+		if below := config.DetectBelow(repo); len(below) == 1 && below[0].Marker == "go.mod" {
+			// The one Go module, in a directory: tested from the root.
+			cmd, marker, allow = below[0].FromRoot, below[0].Dir+"/go.mod", below[0].Allow
+		}
 	}
 	files := []initFile{
 		{WorkflowPath, []byte(workflowFile(cfg, marker, Version, Commit))},

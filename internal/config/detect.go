@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentfix/agentfix/internal/verify"
 )
 
 // DetectVerify guesses the test command from the files at the root of repo,
@@ -63,15 +65,14 @@ type Below struct {
 }
 
 // DetectBelow lists up to three projects one directory below repo (a Go
-// module in go/, a Python package in py/), in name order, where the go
-// command would look: not testdata, vendor, node_modules, or a directory
-// starting with . or _.
+// module in go/, a Python package in py/), in name order, leaving out
+// the directories that hold none (verify.SkippedDir).
 func DetectBelow(repo string) []Below {
 	var out []Below
 	entries, _ := os.ReadDir(repo)
 	for _, e := range entries {
 		n := e.Name()
-		if !e.IsDir() || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") || n == "testdata" || n == "vendor" || n == "node_modules" {
+		if !e.IsDir() || verify.SkippedDir(n) {
 			continue
 		}
 		cmd, marker := DetectVerify(filepath.Join(repo, n))

@@ -21,6 +21,10 @@ import (
 	"unicode/utf8"
 )
 
+// HiddenKinds names what Clean removes, for the messages that say how
+// many passages it left out.
+const HiddenKinds = "HTML comments, image alt text, link reference definitions, invisible or bidi characters"
+
 // Cleaned is text with its hidden parts removed.
 type Cleaned struct {
 	Text string

@@ -26,6 +26,14 @@ type goLocator struct {
 // goMod is a module: the directory of its go.mod, and its path.
 type goMod struct{ dir, path string }
 
+// SkippedDir reports whether a directory named name holds no project of
+// the repository's own: the go command leaves testdata and names starting
+// with . or _ out of ./..., and vendor and node_modules hold other
+// people's code.
+func SkippedDir(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "vendor" || name == "node_modules"
+}
+
 // maxModuleDirs bounds the directories looked through for modules below
 // root.
 const maxModuleDirs = 20000
@@ -48,8 +56,7 @@ func newGoLocator(root string) *goLocator {
 }
 
 // walk adds the modules below root, where the go command would see them
-// (not under testdata, vendor, node_modules, or a directory starting with
-// . or _): go -C DIR test ./... tests a module in go/, or one nested in
+// (not under a SkippedDir): go -C DIR test ./... tests a module in go/, or one nested in
 // server/ whose path is not its directory's.
 func (l *goLocator) walk() {
 	l.below = false
@@ -61,7 +68,7 @@ func (l *goLocator) walk() {
 		if seen++; seen > maxModuleDirs {
 			return fs.SkipAll
 		}
-		if n := d.Name(); strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") || n == "testdata" || n == "vendor" || n == "node_modules" {
+		if SkippedDir(d.Name()) {
 			return fs.SkipDir
 		}
 		if data, err := os.ReadFile(filepath.Join(p, "go.mod")); err == nil {

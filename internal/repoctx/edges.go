@@ -40,6 +40,10 @@ const (
 	// registeredWeight is the weight with which a report's word that a
 	// registry maps to a function reaches it: as a focus.
 	registeredWeight = 0.5
+	// dryWeight is how much less a callee counts that its caller hands
+	// none of its inputs: what the test feeds the code flows through the
+	// others.
+	dryWeight = 0.6
 )
 
 // call is a name to resolve in a package's definitions and follow.
@@ -465,8 +469,14 @@ func (r *Ranking) dispatched(mods goModules, dir string, s symbol) {
 // repository's modules (mods) in theirs.
 func calls(dir string, mods goModules, s symbol, depth int, weight float64) []call {
 	out := make([]call, 0, len(s.callees)+len(s.pkgCalls))
+	w := func(n string) float64 {
+		if depth > 0 && s.dry[n] {
+			return weight * dryWeight
+		}
+		return weight
+	}
 	for _, n := range s.callees {
-		c := call{dir: dir, name: n, depth: depth, weight: weight}
+		c := call{dir: dir, name: n, depth: depth, weight: w(n)}
 		if s.own[n] {
 			c.types = map[string]bool{s.recv: true}
 		}
@@ -474,7 +484,7 @@ func calls(dir string, mods goModules, s symbol, depth int, weight float64) []ca
 	}
 	for _, pc := range s.pkgCalls {
 		if d, ok := mods.dir(pc.path); ok && d != dir {
-			out = append(out, call{dir: d, name: pc.name, depth: depth, weight: weight})
+			out = append(out, call{dir: d, name: pc.name, depth: depth, weight: w(pc.name)})
 		}
 	}
 	return out

@@ -2,6 +2,9 @@ package repoctx
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"maps"
 	"slices"
 	"strings"
@@ -746,5 +749,66 @@ func TestBuildFollowsWhatATestHandsItsHelper(t *testing.T) {
 		t.Run(fmt.Sprint(budget), func(t *testing.T) {
 			mustPackFunc(t, build(t, repo, failing, budget), "format/format.go", code, "validURI")
 		})
+	}
+}
+
+// TestBuildFollowsWhatTheTestFeedsTheCode: Parse hands the text the
+// test gives it to decode only; the set-up functions it calls first get
+// none of it. With room for Parse and one of its callees, decode is the
+// one shown, though the set-up functions come first in the file. With
+// every callee counted alike, the three set-up functions took the room.
+func TestBuildFollowsWhatTheTestFeedsTheCode(t *testing.T) {
+	var code strings.Builder
+	code.WriteString("package calc\n\n")
+	for _, name := range []string{"setupA", "setupB", "setupC"} {
+		fmt.Fprintf(&code, "func %s() {\n", name)
+		for k := range 25 {
+			fmt.Fprintf(&code, "\tregister%d(%d)\n", k, k)
+		}
+		code.WriteString("}\n\n")
+	}
+	code.WriteString("// Parse reads a total.\nfunc Parse(text string) int {\n\tsetupA()\n\tsetupB()\n\tsetupC()\n\treturn decode(text)\n}\n\nfunc decode(s string) int {\n")
+	for k := range 25 {
+		fmt.Fprintf(&code, "\tif len(s) == %d {\n\t\treturn %d\n\t}\n", k, k)
+	}
+	code.WriteString("\treturn -1 // the bug\n}\n")
+	repo := newRepo(t, map[string]string{
+		"go.mod":            "module example.com/calc\n",
+		"calc/calc.go":      code.String(),
+		"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestParse(t *testing.T) {\n\tif got := Parse(\"12345678901234567890123456789\"); got != 29 {\n\t\tt.Errorf(\"Parse = %d, want 29\", got)\n\t}\n}\n",
+	})
+	failing := "--- FAIL: TestParse (0.00s)\n    calc_test.go:7: Parse = -1, want 29\nFAIL\nFAIL\texample.com/calc\t0.002s\n"
+	p := build(t, repo, failing, 1400)
+	mustPackFunc(t, p, "calc/calc.go", code.String(), "decode")
+}
+
+// TestDryCalls: the calls handed none of the function's inputs, directly
+// or through a variable assigned from them.
+func TestDryCalls(t *testing.T) {
+	src := `package p
+
+func (r *R) F(a string, b []int) {
+	setup()
+	x := strings.TrimSpace(a)
+	use(x)
+	for _, v := range b {
+		each(v)
+	}
+	r.own()
+	log(42)
+	n := count()
+	report(n)
+	mixed(1)
+	mixed(a)
+}
+`
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := slices.Sorted(maps.Keys(dryCalls(f.Decls[0].(*ast.FuncDecl))))
+	want := []string{"count", "log", "report", "setup"}
+	if !slices.Equal(got, want) {
+		t.Errorf("dryCalls = %v, want %v", got, want)
 	}
 }

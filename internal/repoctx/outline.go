@@ -46,6 +46,11 @@ type symbol struct {
 	// own are the callees a method calls only on its receiver (r.Name()
 	// in func (r *T)): T's method Name when T has one, not another type's.
 	own map[string]bool
+	// dry are the callees it hands none of its inputs (Go only): no
+	// argument, and not the value called on, uses a parameter, the
+	// receiver, or a variable assigned from them. What a test feeds a
+	// function flows into the others.
+	dry map[string]bool
 	// pkgCalls are its calls pkg.F() through the file's imports: the
 	// import path and the name (Go only).
 	pkgCalls []pkgCall
@@ -170,6 +175,7 @@ func goOutline(o *outline, name string, src []byte) bool {
 			s.sig = funcSig(fset, src, d)
 			s.callees = callees(d)
 			s.own = ownCalls(d)
+			s.dry = dryCalls(d)
 			s.pkgCalls = pkgCalls(d, imports)
 			if d.Body != nil {
 				s.builds, s.vars = bodyNames(d.Body, vars)
@@ -312,6 +318,106 @@ func callees(d *ast.FuncDecl) []string {
 		}
 	}
 	return out
+}
+
+// dryCalls are the names d calls without handing them any of its
+// inputs: no call of that name has an argument, or a value it is called
+// on, that uses d's parameters or receiver, or a variable assigned from
+// them before (two rounds of assignments).
+func dryCalls(d *ast.FuncDecl) map[string]bool {
+	if d.Body == nil {
+		return nil
+	}
+	in := map[string]bool{}
+	for _, fl := range []*ast.FieldList{d.Recv, d.Type.Params} {
+		if fl == nil {
+			continue
+		}
+		for _, f := range fl.List {
+			for _, n := range f.Names {
+				in[n.Name] = true
+			}
+		}
+	}
+	delete(in, "_")
+	if len(in) == 0 {
+		return nil
+	}
+	uses := func(n ast.Node) bool {
+		found := false
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && in[id.Name] {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	for range 2 {
+		ast.Inspect(d.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for _, r := range n.Rhs {
+					if uses(r) {
+						for _, l := range n.Lhs {
+							if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+								in[id.Name] = true
+							}
+						}
+						break
+					}
+				}
+			case *ast.RangeStmt:
+				if uses(n.X) {
+					for _, e := range []ast.Expr{n.Key, n.Value} {
+						if id, ok := e.(*ast.Ident); ok && id.Name != "_" {
+							in[id.Name] = true
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				for _, v := range n.Values {
+					if uses(v) {
+						for _, id := range n.Names {
+							in[id.Name] = true
+						}
+						break
+					}
+				}
+			}
+			return true
+		})
+	}
+	dry, wet := map[string]bool{}, map[string]bool{}
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		name := lastName(c.Fun)
+		if name == "" {
+			return true
+		}
+		handed := false
+		if f, ok := c.Fun.(*ast.SelectorExpr); ok && uses(f.X) {
+			handed = true
+		}
+		for _, a := range c.Args {
+			if !handed && uses(a) {
+				handed = true
+			}
+		}
+		if handed {
+			wet[name] = true
+		} else {
+			dry[name] = true
+		}
+		return true
+	})
+	for name := range wet {
+		delete(dry, name)
+	}
+	return dry
 }
 
 // ownCalls are the names method d calls on its receiver (r.Name()) and

@@ -14,19 +14,11 @@ import (
 // answers without running the tests again.
 func TestPackageOutput(t *testing.T) {
 	root := t.TempDir()
-	for name, body := range map[string]string{
+	writeTree(t, root, map[string]string{
 		"go.mod":        "module example.com/kv\n\ngo 1.22\n",
 		"kv/kv.go":      "package kv\n\nfunc Get() bool { return true }\n",
 		"kv/kv_test.go": "package kv\n\nimport \"testing\"\n\nfunc TestOK(t *testing.T) { t.Log(\"fine\") }\n\nfunc TestGet(t *testing.T) {\n\tif Get() {\n\t\tt.Error(\"Get found a missing key\")\n\t}\n}\n",
-	} {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	cache := t.TempDir()
 	goTestMode, goTestCache = "v", cache
 	t.Cleanup(func() { goTestMode, goTestCache = "", "" })

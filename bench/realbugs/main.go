@@ -18,6 +18,7 @@
 //	go run ./bench/realbugs -gotest gotestfmt
 //	go run ./bench/realbugs -ci-log actions-job  # the failing output in a GitHub Actions job's raw log
 //	go run ./bench/realbugs -issue-head bench/realbugs/go-env-head.txt
+//	go run ./bench/realbugs -executed    # which sites are in functions the failing tests run
 //	go run ./bench/realbugs -show ID     # what ID's issue text is written from
 //	go run ./bench/realbugs -check       # no issue text leaks the fix
 //	go run ./bench/realbugs -discover MODULE... > candidates.jsonl
@@ -49,6 +50,7 @@ func main() {
 	flag.StringVar(&ciLog, "ci-log", "", "actions or actions-job: measure each case's failing output (the stored one, or -gotest's) as GitHub Actions' raw log of the step that ran it (every line time-stamped, the step's group, its command in color), or of the whole job (the runner's set-up, checkout and setup-go before the step, their cleanup after)")
 	flag.BoolVar(&runnerPaths, "runner-paths", false, "measure each case's failing output with the absolute paths a GitHub-hosted runner prints (the checkout under /home/runner/work/REPO/REPO, Go under /opt/hostedtoolcache, the module cache under /home/runner/go/pkg/mod) in place of this machine's")
 	flag.StringVar(&subdir, "subdir", "", "measure each case with its module in this directory of the repository (no go.mod at the root), as a repository that holds more than Go or more than one module has it")
+	flag.BoolVar(&executedMode, "executed", false, "run each case's failing tests with coverage (go test -coverpkg=./... -cover) on the buggy tree and say which of the fix's sites are in functions they run; adds the row kind executed: the failing output's figures on the cases whose every site is in a function the tests run, or in none")
 	flag.BoolVar(&quoteFailing, "quote", false, "measure each case's failing output quoted, as a report quotes it: \"> \" before each line")
 	issueHeadFile := flag.String("issue-head", "", "put this file's text before each issue text, as a bug report template puts its questions and the reporter's go version and go env output (bench/realbugs/go-env-head.txt)")
 	flag.Parse()

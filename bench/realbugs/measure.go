@@ -109,6 +109,22 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 		}
 		fix := ch.in(subdir)
 		measured++
+		// reached: every site of the fix is in a function the failing
+		// tests run, or in no function (-executed).
+		var runs []siteRun
+		reached := false
+		if executedMode {
+			if runs, err = executedSites(c, mods["failing"], ch.sites); errors.Is(err, errTooLong) || errors.Is(err, errNoProfile) {
+				fmt.Fprintf(os.Stderr, "realbugs: %v; what its tests run is not measured\n", err)
+				execs.unmeasured++
+			} else if err != nil {
+				return err
+			}
+			if runs != nil {
+				execs.add(runs)
+				reached = !slices.Contains(runs, runSkipped)
+			}
+		}
 		for _, kind := range []string{"failing", "issue"} {
 			query := c.Failing
 			if kind == "issue" {
@@ -150,21 +166,32 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 			}
 			for k, r := range res {
 				k.kind = kind
-				t := tallies[k]
-				if t == nil {
-					t = &tally{}
-					tallies[k] = t
+				kinds := []string{kind}
+				if kind == "failing" && reached {
+					kinds = append(kinds, "executed")
 				}
-				t.cases++
-				t.siteShare += float64(r.shown) / float64(len(ch.sites))
-				if r.shown == len(ch.sites) {
-					t.sitesAll++
-				}
-				if r.files == len(ch.codeFiles) {
-					t.filesAll++
+				for _, kk := range kinds {
+					k.kind = kk
+					t := tallies[k]
+					if t == nil {
+						t = &tally{}
+						tallies[k] = t
+					}
+					t.cases++
+					t.siteShare += float64(r.shown) / float64(len(ch.sites))
+					if r.shown == len(ch.sites) {
+						t.sitesAll++
+					}
+					if r.files == len(ch.codeFiles) {
+						t.filesAll++
+					}
 				}
 				if verbose && k.who == verboseWho && k.budget == verboseBudget {
-					fmt.Fprintf(out, "%-28s %-7s files %d/%d sites %d/%d  %s\n", c.ID, kind, r.files, len(ch.codeFiles), r.shown, len(ch.sites), r.missed)
+					run := ""
+					if kind == "failing" && runs != nil {
+						run = "  " + runsString(runs)
+					}
+					fmt.Fprintf(out, "%-28s %-7s files %d/%d sites %d/%d%s  %s\n", c.ID, kind, r.files, len(ch.codeFiles), r.shown, len(ch.sites), run, r.missed)
 				}
 			}
 		}
@@ -398,6 +425,9 @@ func report(out io.Writer, tallies map[key]*tally, measured int) {
 	}
 	fmt.Fprintln(out)
 	kinds := []string{"failing", "issue"}
+	if executedMode {
+		kinds = append(kinds, "executed")
+	}
 	for _, kind := range kinds {
 		for _, who := range whos {
 			fmt.Fprintf(out, "%-9s %-11s", kind, who)
@@ -421,4 +451,12 @@ func report(out io.Writer, tallies map[key]*tally, measured int) {
 	}
 	sort.Strings(ns)
 	fmt.Fprintln(out, strings.Join(ns, ", "))
+	if executedMode {
+		fmt.Fprintf(out, "executed: the failing output's rows for the %d of %d cases whose every site is in a function the failing tests run (go test -cover) or in none; "+
+			"of all %d sites, %d in functions run, %d in functions not run, %d in none\n",
+			execs.reached, execs.cases, execs.executed+execs.skipped+execs.noCode, execs.executed, execs.skipped, execs.noCode)
+		if execs.unmeasured > 0 {
+			fmt.Fprintf(out, "executed: %d cases not measured: their tests ended without a coverage profile (a fatal error) or ran too long (stderr says which)\n", execs.unmeasured)
+		}
+	}
 }

@@ -197,6 +197,48 @@ func actionsOutput(text string) string {
 	return b.String()
 }
 
+// reHTMLTag is a tag of the HTML that GitHub renders in an issue or a
+// comment: <details> and <summary> around a log, <br>, <code>, <kbd>, a
+// link or an image. What it wraps is the reporter's; the tag is markup.
+var reHTMLTag = regexp.MustCompile(`(?i)</?(?:details|summary|br|p|b|i|em|strong|sub|sup|kbd|code|pre|div|span|hr|img|a|ul|ol|li|h[1-6]|table|thead|tbody|tr|td|th|blockquote)(?:\s[^<>\n]*)?/?>`)
+
+// withoutHTMLTags is text without the tags reHTMLTag matches, outside
+// fenced code blocks and code spans, which Markdown shows as written (a
+// report of a template that renders <br> wrong quotes it so). The words
+// a tag wraps stay: "<summary>Stack trace</summary>" gives "Stack trace".
+// The tags' own words (details, summary, href) would be looked for in the
+// code: a Prometheus Summary, a template's details.
+func withoutHTMLTags(text string) string {
+	if !strings.Contains(text, "<") || !reHTMLTag.MatchString(text) {
+		return text
+	}
+	var b strings.Builder
+	fence := ""
+	for pos := 0; pos < len(text); {
+		line := text[pos:]
+		if nl := strings.IndexByte(line, '\n'); nl >= 0 {
+			line = line[:nl+1]
+		}
+		pos += len(line)
+		var code bool
+		if fence, code = untrusted.Fence(fence, line); code {
+			b.WriteString(line)
+			continue
+		}
+		// Between an odd and an even backtick: a code span.
+		for k, part := range strings.Split(line, "`") {
+			if k > 0 {
+				b.WriteByte('`')
+			}
+			if k%2 == 0 {
+				part = reHTMLTag.ReplaceAllString(part, "")
+			}
+			b.WriteString(part)
+		}
+	}
+	return b.String()
+}
+
 // withoutHTMLComments is text without the HTML comments that start a line
 // (indented by three spaces at most) outside fenced code blocks: GitHub
 // hides them, and issue templates are full of them ("<!-- Paste the

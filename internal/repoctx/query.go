@@ -73,7 +73,7 @@ var (
 
 // parseQuery extracts the signals of text.
 func parseQuery(text string) *query {
-	text, linked := readLinks(withoutHTMLComments(plainLog(text)))
+	text, linked := readLinks(withoutHTMLTags(withoutHTMLComments(plainLog(text))))
 	text = capQuery(failedOutput(withoutGoEnv(text)))
 	q := &query{text: text, symbols: map[string]float64{}, failing: reFailBlock.MatchString(text)}
 	addSym := func(name string, s float64) {

@@ -178,3 +178,27 @@ func TestQueryTermsAreTheSameEveryTime(t *testing.T) {
 		}
 	}
 }
+
+// TestParseQueryLeavesOutHTMLTags: the tags GitHub renders in a report
+// (a log folded in <details>, a <br>, a link) are markup; the words they
+// wrap are the reporter's. In a code span or a fenced block, Markdown
+// shows a tag as written, and it stays.
+func TestParseQueryLeavesOutHTMLTags(t *testing.T) {
+	plain := "Decode drops the summary line\n\nStack trace\n\n```\npanic: index out of range\n```\n\nSee the docs page for Decode.\n"
+	tagged := "Decode drops the summary line<br>\n\n<details><summary>Stack trace</summary>\n\n```\npanic: index out of range\n```\n\n</details>\n\nSee the <a href=\"https://example.com/docs\">docs page</a> for <code>Decode</code>.\n"
+	got, want := parseQuery(tagged), parseQuery(plain)
+	if !reflect.DeepEqual(got.symbols, want.symbols) || !reflect.DeepEqual(got.terms, want.terms) || !reflect.DeepEqual(got.quoted, want.quoted) {
+		t.Errorf("with tags: symbols %v, quoted %v, terms %v\nwant those without: %v, %v, %v", got.symbols, got.quoted, got.terms, want.symbols, want.quoted, want.terms)
+	}
+	for _, text := range []string{
+		"The template renders `<details>` as text.\n",
+		"The template:\n\n```html\n<details><summary>x</summary></details>\n```\n",
+	} {
+		if got := withoutHTMLTags(text); got != text {
+			t.Errorf("withoutHTMLTags(%q) = %q, want it unchanged", text, got)
+		}
+	}
+	if got, want := withoutHTMLTags("a <details open><summary>Logs</summary>b</details><br/>c\n"), "a Logsbc\n"; got != want {
+		t.Errorf("withoutHTMLTags = %q, want %q", got, want)
+	}
+}

@@ -161,13 +161,25 @@ func (c *Case) buggyTree(bdir, adir string, testFiles []string, dst string) erro
 func goTest(dir, pkg string, tests []string) (string, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
+	out, err := goTestCmd(ctx, dir, pkg, tests).CombinedOutput()
+	return string(out), err != nil
+}
+
+// goTestEnv is what the go command runs a case's tests with: the
+// module's requirements fetched as needed, no VCS stamp (the trees are
+// no checkouts), no workspace around them.
+var goTestEnv = []string{"GOFLAGS=-mod=mod -buildvcs=false", "GOWORK=off"}
+
+// goTestCmd is go test of the named tests of one package of the module in
+// dir, with flags before the package.
+func goTestCmd(ctx context.Context, dir, pkg string, tests []string, flags ...string) *exec.Cmd {
 	sorted := append([]string(nil), tests...)
 	sort.Strings(sorted)
-	cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-run", "^("+strings.Join(sorted, "|")+")$", "./"+pkg)
+	args := append([]string{"test", "-count=1", "-run", "^(" + strings.Join(sorted, "|") + ")$"}, flags...)
+	cmd := exec.CommandContext(ctx, "go", append(args, "./"+pkg)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod -buildvcs=false", "GOWORK=off")
-	out, err := cmd.CombinedOutput()
-	return string(out), err != nil
+	cmd.Env = append(os.Environ(), goTestEnv...)
+	return cmd
 }
 
 func caseID(mod, after string) string {

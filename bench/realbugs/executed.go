@@ -108,13 +108,7 @@ func executedSites(c Case, tree string, sites []Site) ([]siteRun, error) {
 	profile := filepath.Join(tmp, "cover.out")
 	ctx, cancel := context.WithTimeout(context.Background(), goTestTimeout)
 	defer cancel()
-	tests := append([]string(nil), c.Tests...)
-	sort.Strings(tests)
-	cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-run", "^("+strings.Join(tests, "|")+")$",
-		"-coverpkg=./...", "-coverprofile="+profile, "./"+c.Package)
-	cmd.Dir = tmp
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod -buildvcs=false", "GOWORK=off")
-	out, err := cmd.CombinedOutput()
+	out, err := goTestCmd(ctx, tmp, c.Package, c.Tests, "-coverpkg=./...", "-coverprofile="+profile).CombinedOutput()
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("%s: go test -cover ran past %v: %w", c.ID, goTestTimeout, errTooLong)
 	}
@@ -133,14 +127,16 @@ func executedSites(c Case, tree string, sites []Site) ([]siteRun, error) {
 		return nil, fmt.Errorf("%s: go test -cover's profile has no block of %s: %w; it said:\n%s", c.ID, c.Module, errNoProfile, tail(out, 8))
 	}
 	runs := make([]siteRun, len(sites))
+	funcs := map[string][][2]int{} // per file, parsed once
 	for k, s := range sites {
+		if _, ok := funcs[s.File]; !ok {
+			if funcs[s.File], err = funcSpans(filepath.Join(tree, filepath.FromSlash(s.File))); err != nil {
+				return nil, fmt.Errorf("%s: %w", c.ID, err)
+			}
+		}
 		// A package the failing tests do not link is not in the
 		// profile: none of its functions ran.
-		funcs, err := funcSpans(filepath.Join(tree, filepath.FromSlash(s.File)))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", c.ID, err)
-		}
-		runs[k] = classify(funcs, blocks[s.File], s)
+		runs[k] = classify(funcs[s.File], blocks[s.File], s)
 	}
 	return runs, nil
 }

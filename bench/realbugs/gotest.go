@@ -79,7 +79,7 @@ func goTestOutput(root string, c Case, mode string) (string, error) {
 	}
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod -buildvcs=false", "GOWORK=off")
+	cmd.Env = append(os.Environ(), goTestEnv...)
 	out, err := cmd.CombinedOutput()
 	if ctx.Err() != nil {
 		return "", fmt.Errorf("%s: go test (-gotest %s) ran past %v: %w", c.ID, mode, goTestTimeout, errTooLong)

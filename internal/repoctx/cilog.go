@@ -205,7 +205,7 @@ var reHTMLTag = regexp.MustCompile(`(?i)</?(?:details|summary|br|p|b|i|em|strong
 // withoutHTMLTags is text without the tags reHTMLTag matches, outside
 // fenced code blocks and code spans, which Markdown shows as written (a
 // report of a template that renders <br> wrong quotes it so). The words
-// a tag wraps stay: "<summary>Stack trace</summary>" gives "Stack trace".
+// a tag wraps stay: "<summary>Stack trace</summary>" gives " Stack trace ".
 // The tags' own words (details, summary, href) would be looked for in the
 // code: a Prometheus Summary, a template's details.
 func withoutHTMLTags(text string) string {
@@ -231,7 +231,7 @@ func withoutHTMLTags(text string) string {
 				b.WriteByte('`')
 			}
 			if k%2 == 0 {
-				part = reHTMLTag.ReplaceAllString(part, "")
+				part = reHTMLTag.ReplaceAllString(part, " ") // a<br>b: two words
 			}
 			b.WriteString(part)
 		}

@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -398,16 +399,8 @@ func dryCalls(d *ast.FuncDecl) map[string]bool {
 		if name == "" {
 			return true
 		}
-		handed := false
-		if f, ok := c.Fun.(*ast.SelectorExpr); ok && uses(f.X) {
-			handed = true
-		}
-		for _, a := range c.Args {
-			if !handed && uses(a) {
-				handed = true
-			}
-		}
-		if handed {
+		f, method := c.Fun.(*ast.SelectorExpr)
+		if method && uses(f.X) || slices.ContainsFunc(c.Args, func(a ast.Expr) bool { return uses(a) }) {
 			wet[name] = true
 		} else {
 			dry[name] = true

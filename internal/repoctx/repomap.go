@@ -127,9 +127,12 @@ func (r *Ranking) layout(limit int) string {
 
 // fileOutline lists file i's most relevant symbols in source order; with
 // names, up to mapNamesPerFile of the next most relevant by name after
-// them, so that a model can ask the look step for them. A signature whose
+// them, so that a model can ask the look step for them. A definition whose
 // line the shown chunks hold (the code the pack shows of the file) is left
-// out, and the whole outline when nothing else is left.
+// out of the signatures and of the count of the rest, and the whole
+// outline when nothing else is left. The names stay those of the map the
+// code was chosen with (named in place of the code shown, other names
+// cost the code its room: bench/realbugs/README.md).
 func (r *Ranking) fileOutline(i int, o *outline, names bool, shown []Chunk) string {
 	syms, named := o.syms, []string(nil)
 	if len(syms) > mapSymbolsPerFile {
@@ -177,11 +180,23 @@ func (r *Ranking) fileOutline(i int, o *outline, names bool, shown []Chunk) stri
 	}
 	var lines strings.Builder
 	for _, s := range syms {
-		if !slices.ContainsFunc(shown, func(c Chunk) bool { return c.StartLine <= s.decl && s.decl <= c.EndLine }) {
+		if !shows(shown, s) {
 			fmt.Fprintf(&lines, "%d: %s\n", s.decl, s.sig)
 		}
 	}
-	switch more := len(o.syms) - len(syms); {
+	// The definitions past the signatures, less those the code shows.
+	more := len(o.syms) - len(syms)
+	for _, s := range o.syms {
+		if shows(shown, s) {
+			more--
+		}
+	}
+	for _, s := range syms {
+		if shows(shown, s) {
+			more++
+		}
+	}
+	switch {
 	case more > 0 && len(named) > 0:
 		fmt.Fprintf(&lines, "(%d more, among them %s)\n", more, strings.Join(named, ", "))
 	case more > 0:
@@ -195,6 +210,11 @@ func (r *Ranking) fileOutline(i int, o *outline, names bool, shown []Chunk) stri
 		head += " (package " + o.pkg + ")"
 	}
 	return head + "\n" + lines.String()
+}
+
+// shows reports whether the chunks hold the line that declares s.
+func shows(chunks []Chunk, s symbol) bool {
+	return slices.ContainsFunc(chunks, func(c Chunk) bool { return c.StartLine <= s.decl && s.decl <= c.EndLine })
 }
 
 func isExported(name string) bool { return name != "" && isUpper(name[0]) }

@@ -50,3 +50,39 @@ func TestMapLeavesOutTheSignaturesTheCodeShows(t *testing.T) {
 		}
 	}
 }
+
+// TestMapCountsOnlyWhatTheCodeLeavesOut: an outline's "(N more, among
+// them ...)" tells the model how much else the file defines; a definition
+// the code below it shows is not counted there.
+func TestMapCountsOnlyWhatTheCodeLeavesOut(t *testing.T) {
+	src := lookAlikes("calc", "step", "")
+	r := rank(t, newRepo(t, map[string]string{"go.mod": "module example.com/calc\n", "calc/calc.go": src}), "step7 adds the wrong total")
+	i := r.order[0]
+	o := r.outlineOf(i)
+	more := func(outline string) (int, []string) {
+		_, rest, ok := strings.Cut(outline, "\n(")
+		if !ok {
+			t.Fatalf("no count of the other definitions:\n%s", outline)
+		}
+		num, names, _ := strings.Cut(rest, " more, among them ")
+		n, err := strconv.Atoi(num)
+		if err != nil {
+			t.Fatalf("count %q: %v\n%s", num, err, outline)
+		}
+		return n, strings.Split(strings.TrimSuffix(strings.TrimSpace(names), ")"), ", ")
+	}
+	n0, names0 := more(r.fileOutline(i, o, true, nil))
+	if n0 != len(o.syms)-mapSymbolsPerFile || len(names0) < 3 {
+		t.Fatalf("without code shown: %d more and %d names, want %d and at least 3", n0, len(names0), len(o.syms)-mapSymbolsPerFile)
+	}
+	// The code shows three of the named definitions.
+	var shown []Chunk
+	for _, name := range names0[:3] {
+		l := lineOf(src, "func "+name+"(")
+		shown = append(shown, span(l-1, l+5))
+	}
+	n1, _ := more(r.fileOutline(i, o, true, shown))
+	if n1 != n0-3 {
+		t.Errorf("with three of them shown: %d more, want %d", n1, n0-3)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"math"
 	"path"
 	"path/filepath"
@@ -97,20 +98,25 @@ func (r *Ranking) testEdges(bonus []float64) {
 			// would use up edgeNodes before the call it asserts about.
 			dir := path.Dir(p)
 			var subject []call
+			var lines []int
 			for _, fl := range r.lines {
 				if int(fl.file) == i && int(fl.line) >= s.start && int(fl.line) <= s.end {
+					lines = append(lines, int(fl.line))
 					for _, c := range r.subjectCalls(i, s, int(fl.line)) {
 						subject = append(subject, call{dir: dir, name: c, weight: subjectWeight})
 					}
 				}
 			}
-			direct := calls(dir, mods, s, 0, 1)
+			// The test's calls that only its passing subtests make are
+			// no evidence, and would use up edgeNodes before the failing
+			// subtest's callees.
+			passed := r.passedSubtestCalls(i, s, lines)
+			direct := slices.DeleteFunc(calls(dir, mods, s, 0, 1), func(c call) bool { return passed[c.name] })
 			types := r.heldTypes(dir, s)
-			for k := range subject {
-				subject[k].types = types
-			}
-			for k := range direct {
-				direct[k].types = types
+			for _, cs := range [][]call{subject, direct} {
+				for k := range cs {
+					cs[k].types = types
+				}
 			}
 			r.unfocusOthers(dir, types)
 			r.follow(r.reached, mods, map[string]bool{dir + ":" + name: true}, subject)
@@ -297,15 +303,26 @@ func (rc reach) at(i, line int, w float64) {
 // test file; its own callees are followed one level deeper, up to
 // edgeDepth, at most edgeNodes names in all.
 func (r *Ranking) follow(into reach, mods goModules, seen map[string]bool, queue []call) {
-	for len(queue) > 0 && len(seen) <= edgeNodes {
+	// seen holds the names followed into every definition, and, for a
+	// call that means only some types' methods (see call.types), the name
+	// with those types: a name two types' methods each call on their own
+	// receiver (l.log() in two loggers' Info) is followed into each type's
+	// method. names are the names followed either way, which edgeNodes
+	// bounds.
+	names := maps.Clone(seen)
+	for len(queue) > 0 && len(names) <= edgeNodes {
 		c := queue[0]
 		queue = queue[1:]
-		key := c.dir + ":" + c.name
-		if seen[key] {
+		name := c.dir + ":" + c.name
+		held := c.types != nil && r.holds(c)
+		key := name
+		if held {
+			key = name + "@" + strings.Join(slices.Sorted(maps.Keys(c.types)), ",")
+		}
+		if seen[name] || seen[key] || !held && names[name] {
 			continue
 		}
-		seen[key] = true
-		held := c.types != nil && r.holds(c)
+		seen[key], names[name] = true, true
 		for _, j := range r.defsIn(c.dir)[c.name] {
 			if path.Ext(r.ix.paths[j]) != ".go" {
 				continue // a Go call: a README's snippet defines nothing
@@ -614,26 +631,7 @@ func ignoredByGo(dir string) bool {
 // assigned the variables it uses, earlier in the same function (b, err :=
 // Marshal(v) ... Equal(t, want, string(b)) gives Equal, string, Marshal).
 func (r *Ranking) subjectCalls(i int, s symbol, line int) []string {
-	// Only the function is parsed (a test file may be thousands of
-	// lines): its lines after a package clause, so that line n of the
-	// snippet is line s.decl+n-2 of the file.
-	o := r.outlineOf(i)
-	if o == nil || s.end > len(o.lines) || s.decl < 1 {
-		return nil
-	}
-	src := "package p\n" + strings.Join(o.lines[s.decl-1:s.end], "\n")
-	fset := token.NewFileSet()
-	f, _ := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
-	if f == nil {
-		return nil
-	}
-	lineOf := func(p token.Pos) int { return fset.Position(p).Line + s.decl - 2 }
-	var fn *ast.FuncDecl
-	for _, d := range f.Decls {
-		if d, ok := d.(*ast.FuncDecl); ok && d.Body != nil && lineOf(d.Pos()) <= line && line <= lineOf(d.End()) {
-			fn = d
-		}
-	}
+	fn, lineOf := r.funcAt(i, s, line)
 	if fn == nil {
 		return nil
 	}
@@ -709,6 +707,85 @@ func (r *Ranking) subjectCalls(i int, s symbol, line int) []string {
 		}
 	}
 	return out
+}
+
+// funcAt parses definition s of Go file i and returns it when it is a
+// function holding line, with the file line of a position in it.
+func (r *Ranking) funcAt(i int, s symbol, line int) (*ast.FuncDecl, func(token.Pos) int) {
+	// Only the function is parsed (a test file may be thousands of
+	// lines): its lines after a package clause, so that line n of the
+	// snippet is line s.decl+n-2 of the file.
+	o := r.outlineOf(i)
+	if o == nil || s.end > len(o.lines) || s.decl < 1 {
+		return nil, nil
+	}
+	src := "package p\n" + strings.Join(o.lines[s.decl-1:s.end], "\n")
+	fset := token.NewFileSet()
+	f, _ := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+	if f == nil {
+		return nil, nil
+	}
+	lineOf := func(p token.Pos) int { return fset.Position(p).Line + s.decl - 2 }
+	for _, d := range f.Decls {
+		if d, ok := d.(*ast.FuncDecl); ok && d.Body != nil && lineOf(d.Pos()) <= line && line <= lineOf(d.End()) {
+			return d, lineOf
+		}
+	}
+	return nil, nil
+}
+
+// passedSubtestCalls are the calls test s (Go file i) makes only in
+// subtests (functions it hands t.Run) that hold none of lines, the lines
+// the output names: subtests that passed, or failed on lines of their
+// own. None when no line is in a subtest.
+func (r *Ranking) passedSubtestCalls(i int, s symbol, lines []int) map[string]bool {
+	if len(lines) == 0 {
+		return nil
+	}
+	fn, lineOf := r.funcAt(i, s, lines[0])
+	if fn == nil {
+		return nil
+	}
+	var subtests []*ast.FuncLit
+	ast.Inspect(fn.Body, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && lastName(c.Fun) == "Run" && len(c.Args) > 0 {
+			if lit, ok := c.Args[len(c.Args)-1].(*ast.FuncLit); ok {
+				subtests = append(subtests, lit)
+			}
+		}
+		return true
+	})
+	failed := func(lit *ast.FuncLit) bool {
+		return slices.ContainsFunc(lines, func(l int) bool { return lineOf(lit.Pos()) <= l && l <= lineOf(lit.End()) })
+	}
+	if !slices.ContainsFunc(subtests, failed) {
+		return nil
+	}
+	// kept are the names called where the evidence is: in a failed
+	// subtest, or outside every subtest.
+	kept, passed := map[string]bool{}, map[string]bool{}
+	for _, lit := range subtests {
+		into := passed
+		if failed(lit) {
+			into = kept
+		}
+		for _, c := range callNames(lit.Body) {
+			into[c] = true
+		}
+	}
+	ast.Inspect(fn.Body, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.FuncLit); ok && slices.Contains(subtests, lit) {
+			return false
+		}
+		if c, ok := n.(*ast.CallExpr); ok {
+			kept[lastName(c.Fun)] = true
+		}
+		return true
+	})
+	for c := range kept {
+		delete(passed, c)
+	}
+	return passed
 }
 
 // callNames are the names of the calls in n: f(), x.f(), pkg.F().

@@ -812,3 +812,57 @@ func (r *R) F(a string, b []int) {
 		t.Errorf("dryCalls = %v, want %v", got, want)
 	}
 }
+
+// TestBuildFollowsTheFailingSubtest: TestWriter has thirty subtests that
+// pass, each calling a helper of its own, and one that fails, whose
+// assertion compares the buffer the writer wrote to: its subject names
+// no call of the writer. The failing subtest's own calls are followed
+// before the test's others use up edgeNodes, and reach escape, two calls
+// below Write, where the fault is.
+func TestBuildFollowsTheFailingSubtest(t *testing.T) {
+	var code, test strings.Builder
+	code.WriteString("package wr\n\nimport \"bytes\"\n\n// Writer writes entries to a buffer.\ntype Writer struct{ out *bytes.Buffer }\n\n// NewWriter writes to b.\nfunc NewWriter(b *bytes.Buffer) *Writer { return &Writer{out: b} }\n\n" +
+		"// Write writes entry s.\nfunc (w *Writer) Write(s string) {\n\tw.out.WriteString(render(s))\n}\n\nfunc render(s string) string {\n\treturn \"[\" + escape(s) + \"]\"\n}\n\nfunc escape(s string) string {\n\treturn s // the fault: < is not escaped\n}\n")
+	test.WriteString("package wr\n\nimport (\n\t\"bytes\"\n\t\"testing\"\n)\n\nfunc TestWriter(t *testing.T) {\n")
+	for k := range 30 {
+		fmt.Fprintf(&code, "\n// helper%d computes case %d.\nfunc helper%d(n int) int {\n\tif n > %d {\n\t\treturn n - %d\n\t}\n\treturn n + %d\n}\n", k, k, k, k, k, k)
+		fmt.Fprintf(&test, "\tt.Run(\"case %d\", func(t *testing.T) {\n\t\tif helper%d(%d) != %d {\n\t\t\tt.Fatal(\"case %d\")\n\t\t}\n\t})\n", k, k, k, 2*k, k)
+	}
+	test.WriteString("\tt.Run(\"escapes\", func(t *testing.T) {\n\t\tvar buf bytes.Buffer\n\t\tw := NewWriter(&buf)\n\t\tw.Write(\"a<b\")\n\t\tif buf.String() != \"[a&lt;b]\" {\n\t\t\tt.Errorf(\"wrote %q\", buf.String())\n\t\t}\n\t})\n}\n")
+	src := test.String()
+	repo := newRepo(t, map[string]string{"go.mod": "module example.com/wr\n", "wr/wr.go": code.String(), "wr/wr_test.go": src})
+	failing := fmt.Sprintf("--- FAIL: TestWriter (0.00s)\n    --- FAIL: TestWriter/escapes (0.00s)\n        wr_test.go:%d: wrote \"[a<b]\"\nFAIL\nFAIL\texample.com/wr\t0.002s\n", lineOf(src, "\t\t\tt.Errorf(\"wrote"))
+	mustPackFunc(t, build(t, repo, failing, 1200), "wr/wr.go", code.String(), "escape")
+}
+
+// TestBuildFollowsEachTypesCallOnItsReceiver: the test hands the Logger
+// New returns to Emit, which calls its Info; two loggers have an Info that
+// calls log on its own receiver. Each type's log is followed, not only
+// the one found first (the JSON logger's, whose file sorts first): the
+// text logger's, where the fault is, is reached and shown.
+func TestBuildFollowsEachTypesCallOnItsReceiver(t *testing.T) {
+	jsonLog := "package lg\n\ntype jsonLogger struct{}\n\nfunc (l *jsonLogger) Info(msg string) {\n\tl.log(msg)\n}\n\nfunc (l *jsonLogger) log(msg string) {\n\tout = append(out, \"{\\\"msg\\\": \"+msg+\"}\")\n}\n"
+	textLog := "package lg\n\n// Logger logs messages.\ntype Logger interface{ Info(msg string) }\n\n// New is a text logger.\nfunc New() Logger { return &textLogger{} }\n\n// Emit logs msg to l.\nfunc Emit(l Logger, msg string) {\n\tl.Info(msg)\n}\n\nvar out []string\n\ntype textLogger struct{}\n\nfunc (l *textLogger) Info(msg string) {\n\tl.log(msg)\n}\n\nfunc (l *textLogger) log(msg string) {\n\tout = append(out, msg+\": \") // the fault: a separator after an empty message\n}\n"
+	files := map[string]string{
+		"go.mod":         "module example.com/lg\n",
+		"lg/a_json.go":   jsonLog,
+		"lg/text.go":     textLog,
+		"lg/log_test.go": "package lg\n\nimport \"testing\"\n\nfunc TestInfo(t *testing.T) {\n\tEmit(New(), \"\")\n\tif got := out[0]; got != \"\" {\n\t\tt.Errorf(\"logged %q\", got)\n\t}\n}\n",
+	}
+	for k := range 12 {
+		files[fmt.Sprintf("lg/other%d.go", k)] = fmt.Sprintf("package lg\n\n// Level%d is a logging level.\nfunc Level%d(msg string) string {\n\tif msg == \"\" {\n\t\treturn \"level %d\"\n\t}\n\treturn msg + \" level %d logged\"\n}\n", k, k, k, k)
+	}
+	repo := newRepo(t, files)
+	failing := "--- FAIL: TestInfo (0.00s)\n    log_test.go:8: logged \": \"\nFAIL\nFAIL\texample.com/lg\t0.002s\n"
+	r := rank(t, repo, failing)
+	for _, fn := range []struct{ file, decl string }{
+		{"lg/a_json.go", "func (l *jsonLogger) log("},
+		{"lg/text.go", "func (l *textLogger) log("},
+	} {
+		i := slices.Index(r.ix.paths, fn.file)
+		if i < 0 || r.reached[i][lineOf(files[fn.file], fn.decl)] <= 0 {
+			t.Errorf("%s (%s) is not reached", fn.decl, fn.file)
+		}
+	}
+	mustPackFunc(t, build(t, repo, failing, 700), "lg/text.go", textLog, "(l *textLogger) log")
+}

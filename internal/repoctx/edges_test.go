@@ -866,3 +866,18 @@ func TestBuildFollowsEachTypesCallOnItsReceiver(t *testing.T) {
 	}
 	mustPackFunc(t, build(t, repo, failing, 700), "lg/text.go", textLog, "(l *textLogger) log")
 }
+
+// TestDirDefsListsEachFileOnce: a file defining twenty methods of one
+// name is one file to read for it, not twenty (follow reads all of a
+// file's definitions of the name at once).
+func TestDirDefsListsEachFileOnce(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package ast\n\n")
+	for k := range 20 {
+		fmt.Fprintf(&b, "func (n *Node%d) format() string { return \"%d\" }\n\n", k, k)
+	}
+	defs := dirDefs([]dirFile{{0, []byte(b.String())}, {1, []byte("package ast\n\nfunc (m *Module) format() string { return \"\" }\n")}})
+	if got := defs["format"]; !slices.Equal(got, []int{0, 1}) {
+		t.Errorf("format is defined in files %v, want [0 1]", got)
+	}
+}

@@ -185,7 +185,11 @@ func dirDefs(files []dirFile) map[string][]int {
 			line = skipBlanks(line)
 			if len(line) > 0 && defStart[line[0]] {
 				if name := defName(line); name != nil {
-					out[string(name)] = append(out[string(name)], f.i)
+					// Once per file: follow reads all of a file's
+					// definitions of the name (symbolsNamed).
+					if fs := out[string(name)]; len(fs) == 0 || fs[len(fs)-1] != f.i {
+						out[string(name)] = append(fs, f.i)
+					}
 				}
 			}
 		}

@@ -629,7 +629,8 @@ func ignoredByGo(dir string) bool {
 // subjectCalls are the calls an assertion at line of Go file i is about:
 // those of the innermost statement holding the line, and those that
 // assigned the variables it uses, earlier in the same function (b, err :=
-// Marshal(v) ... Equal(t, want, string(b)) gives Equal, string, Marshal).
+// Marshal(v) ... Equal(t, want, string(b)) gives Equal, string, Marshal),
+// or were called on them there (idx.Build(rules)).
 func (r *Ranking) subjectCalls(i int, s symbol, line int) []string {
 	fn, lineOf := r.funcAt(i, s, line)
 	if fn == nil {
@@ -679,11 +680,21 @@ func (r *Ranking) subjectCalls(i int, s symbol, line int) []string {
 	}
 	addCalls(head)
 	// The variables the statement uses, traced back through assignments
-	// before it, two steps.
+	// before it, two steps; and the methods called on them before it,
+	// which made them what the line finds (index.Build(rules) before
+	// index.Lookup(key)), but not those of the test's *testing.T.
 	uses := identsIn(head)
+	tparams := testingParams(fn)
 	for range 2 {
 		var more []string
 		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok && c.Pos() < stmt.Pos() {
+				if sel, ok := c.Fun.(*ast.SelectorExpr); ok {
+					if x, ok := sel.X.(*ast.Ident); ok && uses[x.Name] && !tparams[x.Name] {
+						addCalls(c)
+					}
+				}
+			}
 			a, ok := n.(*ast.AssignStmt)
 			if !ok || a.Pos() >= stmt.Pos() {
 				return true
@@ -706,6 +717,38 @@ func (r *Ranking) subjectCalls(i int, s symbol, line int) []string {
 			uses[v] = true
 		}
 	}
+	return out
+}
+
+// testingParams are the names fn and the function literals in it give
+// their *testing.T, *testing.B or testing.TB.
+func testingParams(fn *ast.FuncDecl) map[string]bool {
+	out := map[string]bool{}
+	ast.Inspect(fn, func(n ast.Node) bool {
+		var ft *ast.FuncType
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			ft = n.Type
+		case *ast.FuncLit:
+			ft = n.Type
+		default:
+			return true
+		}
+		for _, f := range ft.Params.List {
+			t := f.Type
+			if st, ok := t.(*ast.StarExpr); ok {
+				t = st.X
+			}
+			if sel, ok := t.(*ast.SelectorExpr); ok {
+				if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "testing" {
+					for _, name := range f.Names {
+						out[name.Name] = true
+					}
+				}
+			}
+		}
+		return true
+	})
 	return out
 }
 

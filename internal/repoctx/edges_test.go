@@ -881,3 +881,26 @@ func TestDirDefsListsEachFileOnce(t *testing.T) {
 		t.Errorf("format is defined in files %v, want [0 1]", got)
 	}
 }
+
+// TestBuildFollowsTheMethodsCalledOnTheAssertionsValues: the failing line
+// looks a key up in the index the test built with idx.Build(words), after
+// thirty set-up calls that use up the test's edges. Build made the index
+// what Lookup finds, so it is part of the assertion's subject, and insert,
+// below it, where the fault is, is shown.
+func TestBuildFollowsTheMethodsCalledOnTheAssertionsValues(t *testing.T) {
+	var code, test strings.Builder
+	code.WriteString("package ix\n\n// Index maps words to counts.\ntype Index struct{ m map[string]int }\n\n// New is an empty Index.\nfunc New() *Index { return &Index{m: map[string]int{}} }\n\n" +
+		"// Build adds words.\nfunc (x *Index) Build(words []string) {\n\tfor _, w := range words {\n\t\tx.insert(w)\n\t}\n}\n\n" +
+		"func (x *Index) insert(w string) {\n\tx.m[w] = 1 // the fault: a second w is not counted\n}\n\n" +
+		"// Lookup is the count of w.\nfunc (x *Index) Lookup(w string) int { return x.m[w] }\n")
+	test.WriteString("package ix\n\nimport \"testing\"\n\nfunc TestLookup(t *testing.T) {\n")
+	for k := range 30 {
+		fmt.Fprintf(&code, "\n// setup%d prepares case %d.\nfunc setup%d(n int) int {\n\tif n > %d {\n\t\treturn n - %d\n\t}\n\treturn n + %d\n}\n", k, k, k, k, k, k)
+		fmt.Fprintf(&test, "\tsetup%d(%d)\n", k, k)
+	}
+	test.WriteString("\tidx := New()\n\tidx.Build([]string{\"a\", \"a\"})\n\tif got := idx.Lookup(\"a\"); got != 2 {\n\t\tt.Errorf(\"Lookup(a) = %d, want 2\", got)\n\t}\n}\n")
+	src := test.String()
+	repo := newRepo(t, map[string]string{"go.mod": "module example.com/ix\n", "ix/ix.go": code.String(), "ix/ix_test.go": src})
+	failing := fmt.Sprintf("--- FAIL: TestLookup (0.00s)\n    ix_test.go:%d: Lookup(a) = 1, want 2\nFAIL\nFAIL\texample.com/ix\t0.002s\n", lineOf(src, "\t\tt.Errorf("))
+	mustPackFunc(t, build(t, repo, failing, 1000), "ix/ix.go", code.String(), "(x *Index) insert")
+}

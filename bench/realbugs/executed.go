@@ -38,7 +38,7 @@ var execs execTally
 
 func (t *execTally) add(runs []siteRun) {
 	t.cases++
-	if !slices.Contains(runs, runSkipped) {
+	if reached(runs) {
 		t.reached++
 	}
 	for _, r := range runs {
@@ -51,6 +51,12 @@ func (t *execTally) add(runs []siteRun) {
 			t.noCode++
 		}
 	}
+}
+
+// reached reports whether the failing tests reach every site of runs: each
+// is in a function they run, or in no function. Unmeasured (nil) is not.
+func reached(runs []siteRun) bool {
+	return runs != nil && !slices.Contains(runs, runSkipped)
 }
 
 // runsString is a case's part of a -v line.
@@ -164,17 +170,8 @@ func funcSpans(p string) ([][2]int, error) {
 // A fix often changes a branch the bug kept the tests out of, or adds
 // one: the function is what the tests lead to, not the line.
 func classify(funcs [][2]int, blocks []coverBlock, s Site) siteRun {
-	spans := [][2]int{{s.Start, s.End}}
-	if s.insertion() {
-		spans = nil
-		for _, l := range []int{s.Before, s.After} {
-			if l > 0 {
-				spans = append(spans, [2]int{l, l})
-			}
-		}
-	}
 	run := runNoCode
-	for _, sp := range spans {
+	for _, sp := range s.spans() {
 		for _, fn := range funcs {
 			if fn[0] > sp[1] || sp[0] > fn[1] {
 				continue

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentfix/agentfix/internal/testing/actiontest"
 )
 
 // TestExecutedSites runs a module's failing tests with coverage: one
@@ -63,7 +65,7 @@ func TestName(t *testing.T) {
 `,
 		"other/other.go": "package other\n\nfunc Unused() int {\n\treturn 1\n}\n",
 	}
-	writeTree(t, root, files)
+	actiontest.WriteFiles(t, root, files)
 	sites := []Site{
 		{File: "calc/calc.go", Start: 10, End: 10},               // n += x: Sum ran
 		{File: "calc/calc.go", Start: 13, End: 13},               // return 0: a branch not taken, of Sum, which ran
@@ -95,19 +97,5 @@ func TestParseProfileRejectsAnotherFormat(t *testing.T) {
 	got, err := parseProfile([]byte("mode: set\nexample.com/calc/a.go:3.2,5.3 2 1\nexample.com/other/b.go:1.1,2.2 1 0\n"), "example.com/calc")
 	if err != nil || len(got) != 1 || len(got["a.go"]) != 1 || got["a.go"][0] != (coverBlock{3, 5, true}) {
 		t.Errorf("parseProfile = %v, %v; want a.go's block 3-5, run, only", got, err)
-	}
-}
-
-// writeTree writes files (path: text) under root.
-func writeTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }

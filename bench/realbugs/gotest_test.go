@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentfix/agentfix/internal/testing/actiontest"
 )
 
 // TestPackageOutput runs go test -v on a package with a passing and a
@@ -14,7 +16,7 @@ import (
 // answers without running the tests again.
 func TestPackageOutput(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	actiontest.WriteFiles(t, root, map[string]string{
 		"go.mod":        "module example.com/kv\n\ngo 1.22\n",
 		"kv/kv.go":      "package kv\n\nfunc Get() bool { return true }\n",
 		"kv/kv_test.go": "package kv\n\nimport \"testing\"\n\nfunc TestOK(t *testing.T) { t.Log(\"fine\") }\n\nfunc TestGet(t *testing.T) {\n\tif Get() {\n\t\tt.Error(\"Get found a missing key\")\n\t}\n}\n",

@@ -109,10 +109,7 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 		}
 		fix := ch.in(subdir)
 		measured++
-		// reached: every site of the fix is in a function the failing
-		// tests run, or in no function (-executed).
-		var runs []siteRun
-		reached := false
+		var runs []siteRun // -executed
 		if executedMode {
 			if runs, err = executedSites(c, mods["failing"], ch.sites); errors.Is(err, errTooLong) || errors.Is(err, errNoProfile) {
 				fmt.Fprintf(os.Stderr, "realbugs: %v; what its tests run is not measured\n", err)
@@ -122,7 +119,6 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 			}
 			if runs != nil {
 				execs.add(runs)
-				reached = !slices.Contains(runs, runSkipped)
 			}
 		}
 		for _, kind := range []string{"failing", "issue"} {
@@ -165,9 +161,8 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 				return fmt.Errorf("%s (%s): %w", c.ID, kind, err)
 			}
 			for k, r := range res {
-				k.kind = kind
 				kinds := []string{kind}
-				if kind == "failing" && reached {
+				if kind == "failing" && reached(runs) {
 					kinds = append(kinds, "executed")
 				}
 				for _, kk := range kinds {
@@ -333,14 +328,9 @@ func hasWord(text, w string) bool {
 // enclosing names the definitions of file f that hold site s, or for a
 // pure insertion, those holding the lines either side of it.
 func enclosing(ix *repoctx.Index, f string, s Site) []string {
-	spans := []string{fmt.Sprintf("%s:%d-%d", f, s.Start, s.End)}
-	if s.insertion() {
-		spans = nil
-		for _, l := range []int{s.Before, s.After} {
-			if l > 0 {
-				spans = append(spans, fmt.Sprintf("%s:%d-%d", f, l, l))
-			}
-		}
+	var spans []string
+	for _, sp := range s.spans() {
+		spans = append(spans, fmt.Sprintf("%s:%d-%d", f, sp[0], sp[1]))
 	}
 	var out []string
 	for _, it := range ix.Look(spans, map[string][]repoctx.Chunk{}, 1<<30).Items {

@@ -35,6 +35,21 @@ type Site struct {
 // insertion reports whether s is a pure insertion.
 func (s Site) insertion() bool { return s.Before > 0 || s.After > 0 }
 
+// spans are the line ranges that stand for s: its own lines, or for a
+// pure insertion, the line either side of it (each when there is one).
+func (s Site) spans() [][2]int {
+	if !s.insertion() {
+		return [][2]int{{s.Start, s.End}}
+	}
+	var out [][2]int
+	for _, l := range []int{s.Before, s.After} {
+		if l > 0 {
+			out = append(out, [2]int{l, l})
+		}
+	}
+	return out
+}
+
 func (s Site) String() string {
 	if s.insertion() {
 		return fmt.Sprintf("%s:%d+(%d|%d)", s.File, s.Start, s.Before, s.After)

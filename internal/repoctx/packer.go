@@ -46,6 +46,10 @@ const (
 	// cost (or a quarter of what is shown of it, if more) for the packer
 	// to show the file whole rather than in parts.
 	restShare = 0.05
+	// weakPart is how many times weaker than the best part a file's share
+	// held back a part of a file already shown must be to wait until the
+	// callees of what is shown are in (see choose).
+	weakPart = 2.0
 	// maxImportLines bounds the package clause and imports shown with a
 	// file's definitions.
 	maxImportLines = 30
@@ -179,12 +183,14 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 	}
 	unit := int(focusedShare * float64(codeBudget))
 	packed := 0
-	capped := false // the passes after the first keep to share
+	capped := false  // the passes after the first keep to share
+	byShare := false // add's last refusal was for its file's share alone
 	// For a report, tests take at most testRoom until the code's turn is
 	// over (see issueTestShare).
 	limitTests := len(r.q.tests) == 0
 	testRoom := int(issueTestShare * float64(codeBudget))
 	add := func(k int, f *chosen, cs []Chunk) bool {
+		byShare = false
 		if len(f.chunks) == 0 && packed == maxPackedFiles {
 			return false
 		}
@@ -196,6 +202,7 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 		cost := r.cost(f.i, o, try)
 		test := limitTests && isTestFile(r.ix.paths[f.i])
 		if cost-f.tokens > left || capped && cost > share(k) || test && cost-f.tokens > testRoom {
+			byShare = cost-f.tokens <= left && capped && cost > share(k)
 			return false
 		}
 		// When the rest of the file costs little more, the whole file
@@ -216,13 +223,27 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 		return true
 	}
 	// The parts the query points at first, then the other relevant parts
-	// of every file; the most relevant first whatever their file.
+	// of every file; the most relevant first whatever their file. Once
+	// the pass has come to a part its file's share holds back (the file
+	// is full: a part it already shows counts too), a part weakPart times
+	// weaker of a file already shown waits (in weak) until the callees of
+	// what is shown are in: the shares are there to let other files in,
+	// not to give the room the full file wanted to the lesser parts of
+	// files the pack already has. A file's first part never waits.
+	var weak []part
 	for _, narrow := range []bool{true, false} {
+		refused := 0.0 // the best score of a part a share held back
 		for _, pt := range r.parts(files, narrow, top, unit) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			add(pt.k, files[pt.k], []Chunk{pt.c})
+			if capped && pt.score*weakPart < refused && len(files[pt.k].chunks) > 0 {
+				weak = append(weak, pt)
+				continue
+			}
+			if !add(pt.k, files[pt.k], []Chunk{pt.c}) && byShare && !isTestFile(r.ix.paths[files[pt.k].i]) {
+				refused = max(refused, pt.score)
+			}
 		}
 		if narrow {
 			// The imports of each Go file shown: a patch must know
@@ -279,6 +300,12 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 	if left >= 40 {
 		files = r.fillCallees(files, add)
 	}
+	// The weaker parts that waited, each file to its share again.
+	capped = true
+	for _, pt := range weak {
+		add(pt.k, files[pt.k], []Chunk{pt.c})
+	}
+	capped = false
 	// The tests of a report's code, with what is left.
 	if limitTests {
 		limitTests = false

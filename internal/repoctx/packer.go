@@ -48,7 +48,7 @@ const (
 	restShare = 0.05
 	// weakPart is how many times weaker than the best part a file's share
 	// held back a part of a file already shown must be to wait until the
-	// callees of what is shown are in (see choose).
+	// room left has gone to the callees of what is shown (see choose).
 	weakPart = 2.0
 	// maxImportLines bounds the package clause and imports shown with a
 	// file's definitions.
@@ -225,9 +225,11 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 	// The parts the query points at first, then the other relevant parts
 	// of every file; the most relevant first whatever their file. Once
 	// the pass has come to a part its file's share holds back (the file
-	// is full: a part it already shows counts too), a part weakPart times
-	// weaker of a file already shown waits (in weak) until the callees of
-	// what is shown are in: the shares are there to let other files in,
+	// is full: a part it already shows counts too; not a test file, of
+	// which a failing test's output shows only what it names), a part
+	// weakPart times weaker of a file already shown waits (in weak) until
+	// the passes that spend what is left have had their turn: the callees
+	// of what is shown first. The shares are there to let other files in,
 	// not to give the room the full file wanted to the lesser parts of
 	// files the pack already has. A file's first part never waits.
 	var weak []part
@@ -300,12 +302,6 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 	if left >= 40 {
 		files = r.fillCallees(files, add)
 	}
-	// The weaker parts that waited, each file to its share again.
-	capped = true
-	for _, pt := range weak {
-		add(pt.k, files[pt.k], []Chunk{pt.c})
-	}
-	capped = false
 	// The tests of a report's code, with what is left.
 	if limitTests {
 		limitTests = false
@@ -321,6 +317,12 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 	if left >= 40 {
 		r.fillRest(files, add)
 	}
+	// The weaker parts that waited, each file to its share again.
+	capped = true
+	for _, pt := range weak {
+		add(pt.k, files[pt.k], []Chunk{pt.c})
+	}
+	capped = false
 	for _, f := range trailing {
 		if left < 40 {
 			break

@@ -276,8 +276,7 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 		}
 	}
 	capped = true
-	// Small files whole, in rank order, with what is left; then the
-	// parts of the files past the first partFiles, file by file.
+	// Small files whole, in rank order, with what is left.
 	for k, f := range files {
 		if left < 40 {
 			break
@@ -289,6 +288,15 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 			add(k, f, []Chunk{span(1, len(o.lines))})
 		}
 	}
+	// What is left is left over: no file's share holds it back.
+	capped = false
+	if left >= 40 {
+		files = r.fillCallees(files, add)
+	}
+	// Then the parts of the files past the first partFiles, file by file,
+	// each to its share: a file ranked past a dozen others is less likely
+	// the place than a function the code shown calls.
+	capped = true
 	for k := partFiles; k < len(files) && left >= 40; k++ {
 		f := files[k]
 		if o := r.outlineOf(f.i); o != nil {
@@ -297,11 +305,7 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 			}
 		}
 	}
-	// What is left is left over: no file's share holds it back.
 	capped = false
-	if left >= 40 {
-		files = r.fillCallees(files, add)
-	}
 	// The tests of a report's code, with what is left.
 	if limitTests {
 		limitTests = false

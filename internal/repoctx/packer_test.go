@@ -125,3 +125,47 @@ func TestBuildShowsTheCalleesBeforeAWeakerPart(t *testing.T) {
 	p := build(t, repo, failing, 3000)
 	mustPackFunc(t, p, "ver/version.go", src, "checkPart")
 }
+
+// TestBuildShowsTheCalleesBeforeTheFilesPastADozen: the failing test
+// reaches ToSnakeCase and the calls below it as far as the edges go; the
+// fault is in glue, which only the callees of what is shown reach. Thirty
+// other files hold a function that shares the output's words (as
+// huandu/xstrings v1.3.3's twenty small files of string functions): the
+// parts of those ranked past the first partFiles do not take the room
+// before the callees.
+func TestBuildShowsTheCalleesBeforeTheFilesPastADozen(t *testing.T) {
+	var conv strings.Builder
+	conv.WriteString("package strs\n\nimport \"strings\"\n\n")
+	conv.WriteString("// ToSnakeCase converts s to snake case.\nfunc ToSnakeCase(s string) string {\n\treturn camelCaseToLowerCase(s, '_')\n}\n\n")
+	conv.WriteString("// camelCaseToLowerCase lowers s, a delimiter between words.\nfunc camelCaseToLowerCase(s string, d rune) string {\n\treturn lowerWords(s, d)\n}\n\n")
+	conv.WriteString("// lowerWords lowers each word.\nfunc lowerWords(s string, d rune) string {\n\treturn splitWords(s, d)\n}\n\n")
+	conv.WriteString("// splitWords joins the words of s with d.\nfunc splitWords(s string, d rune) string {\n\treturn joinWords(s, d)\n}\n\n")
+	conv.WriteString("// joinWords joins.\nfunc joinWords(s string, d rune) string {\n\treturn glue(s, d)\n}\n\n")
+	conv.WriteString("// glue is where the fault is.\nfunc glue(s string, d rune) string {\n\treturn strings.ToLower(s) // the fault\n}\n\n")
+	conv.WriteString("var convTable = []int{\n")
+	for j := range 300 {
+		fmt.Fprintf(&conv, "\t%d, %d, %d,\n", j, j*5, j*9)
+	}
+	conv.WriteString("}\n")
+	src := conv.String()
+	files := map[string]string{
+		"go.mod":               "module example.com/strs\n",
+		"strs/convert.go":      src,
+		"strs/convert_test.go": "package strs\n\nimport \"testing\"\n\nfunc TestToSnakeCase(t *testing.T) {\n\tif got := ToSnakeCase(\"FirstName\"); got != \"first_name\" {\n\t\tt.Errorf(\"ToSnakeCase case: got %q, want %q\", got, \"first_name\")\n\t}\n}\n",
+	}
+	for k := range 30 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package strs\n\n// Snake%d_0 handles a snake case name.\nfunc Snake%d_0(s string) string {\n\tif s == \"first_name\" {\n\t\treturn s\n\t}\n\treturn s + \"0\"\n}\n\nvar table%d = []int{\n", k, k, k)
+		for j := range 200 {
+			fmt.Fprintf(&b, "\t%d, %d, %d,\n", j, j*3, j*7)
+		}
+		b.WriteString("}\n")
+		files[fmt.Sprintf("strs/f%02d.go", k)] = b.String()
+	}
+	repo := newRepo(t, files)
+	failing := "--- FAIL: TestToSnakeCase (0.00s)\n    convert_test.go:6: ToSnakeCase case: got \"firstname\", want \"first_name\"\nFAIL\nFAIL\texample.com/strs/strs\t0.002s\n"
+	for _, budget := range []int{2250, 2500} {
+		p := build(t, repo, failing, budget)
+		mustPackFunc(t, p, "strs/convert.go", src, "glue")
+	}
+}

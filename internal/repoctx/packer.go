@@ -48,7 +48,7 @@ const (
 	restShare = 0.05
 	// weakPart is how many times weaker than the best part a file's share
 	// held back a part of a file already shown must be to wait until the
-	// room left has gone to the callees of what is shown (see choose).
+	// passes that spend the room left have had their turn (see choose).
 	weakPart = 2.0
 	// maxImportLines bounds the package clause and imports shown with a
 	// file's definitions.
@@ -201,8 +201,9 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 		try := mergeChunks(append(append([]Chunk(nil), f.chunks...), cs...))
 		cost := r.cost(f.i, o, try)
 		test := limitTests && isTestFile(r.ix.paths[f.i])
-		if cost-f.tokens > left || capped && cost > share(k) || test && cost-f.tokens > testRoom {
-			byShare = cost-f.tokens <= left && capped && cost > share(k)
+		overShare := capped && cost > share(k)
+		if cost-f.tokens > left || overShare || test && cost-f.tokens > testRoom {
+			byShare = overShare && cost-f.tokens <= left
 			return false
 		}
 		// When the rest of the file costs little more, the whole file

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -419,6 +420,50 @@ func TestEdgesResolveGoCallsToGoDefinitions(t *testing.T) {
 	}
 	if reached["calc/README.md"] > 0 || reached["calc/calc.go"] == 0 {
 		t.Errorf("definitions reached per file = %v, want calc/calc.go's and none of calc/README.md", reached)
+	}
+}
+
+// TestEdgesFollowTheDefinitionBuiltHere: the failing test reaches Glob,
+// which calls hidden; hidden is defined three times, as a package is for
+// several platforms (doublestar's isHiddenPath in utils_unix.go and
+// utils_windows.go): in a file built here, in a file for another GOOS, and
+// in a generator's file (//go:build ignore). The tests ran here, so the
+// call meant the definition built here: only it is reached. A name only
+// a file not built here defines keeps its file.
+func TestEdgesFollowTheDefinitionBuiltHere(t *testing.T) {
+	other := "plan9"
+	if runtime.GOOS == other {
+		other = "windows"
+	}
+	hidden := func(constraint string) string {
+		return constraint + "package glob\n\n// hidden reports whether name is a hidden file.\nfunc hidden(name string) bool {\n\treturn len(name) > 0 && name[0] == '.'\n}\n"
+	}
+	repo := newRepo(t, map[string]string{
+		"go.mod":                       "module example.com/glob\n",
+		"glob/glob.go":                 "package glob\n\n// Glob lists the names that are not hidden.\nfunc Glob(names []string) []string {\n\tvar out []string\n\tfor _, n := range names {\n\t\tif !hidden(n) {\n\t\t\tout = append(out, n)\n\t\t}\n\t}\n\treturn out\n}\n",
+		"glob/hidden.go":               hidden("//go:build !" + other + "\n\n"),
+		"glob/hidden_" + other + ".go": hidden(""),
+		"glob/gen.go":                  hidden("//go:build ignore\n\n"),
+		"glob/glob_test.go":            "package glob\n\nimport \"testing\"\n\nfunc TestGlob(t *testing.T) {\n\tif got := Glob([]string{\".git\", \"a\"}); len(got) != 2 {\n\t\tt.Errorf(\"Glob = %v, want 2 names\", got)\n\t}\n}\n",
+	})
+	failing := "--- FAIL: TestGlob (0.00s)\n    glob_test.go:7: Glob = [a], want 2 names\nFAIL\nFAIL\texample.com/glob\t0.002s\n"
+	r := rank(t, repo, failing)
+	reached := map[string]int{}
+	for i, m := range r.reached {
+		reached[r.ix.paths[i]] = len(m)
+	}
+	if reached["glob/hidden.go"] == 0 || reached["glob/hidden_"+other+".go"] > 0 || reached["glob/gen.go"] > 0 {
+		t.Errorf("definitions reached per file = %v, want glob/hidden.go's and none of glob/hidden_%s.go's or glob/gen.go's", reached, other)
+	}
+	defs := dirDefs([]dirFile{
+		{0, "glob/hidden.go", []byte(hidden("//go:build !" + other + "\n\n"))},
+		{1, "glob/hidden_" + other + ".go", []byte(hidden("") + "\nfunc console() int { return 1 }\n")},
+	})
+	if got := defs["hidden"]; !slices.Equal(got, []int{0}) {
+		t.Errorf("hidden is defined for this build in files %v, want [0]", got)
+	}
+	if got := defs["console"]; !slices.Equal(got, []int{1}) {
+		t.Errorf("console, defined only for another GOOS, is in files %v, want [1]", got)
 	}
 }
 
@@ -876,7 +921,7 @@ func TestDirDefsListsEachFileOnce(t *testing.T) {
 	for k := range 20 {
 		fmt.Fprintf(&b, "func (n *Node%d) format() string { return \"%d\" }\n\n", k, k)
 	}
-	defs := dirDefs([]dirFile{{0, []byte(b.String())}, {1, []byte("package ast\n\nfunc (m *Module) format() string { return \"\" }\n")}})
+	defs := dirDefs([]dirFile{{0, "ast/nodes.go", []byte(b.String())}, {1, "ast/module.go", []byte("package ast\n\nfunc (m *Module) format() string { return \"\" }\n")}})
 	if got := defs["format"]; !slices.Equal(got, []int{0, 1}) {
 		t.Errorf("format is defined in files %v, want [0 1]", got)
 	}

@@ -2,6 +2,8 @@ package repoctx
 
 import (
 	"bytes"
+	gobuild "go/build"
+	"io"
 	"math"
 	"os"
 	"path"
@@ -150,8 +152,9 @@ func (r *Ranking) bestBlock() float64 {
 
 // dirFile is a file of one directory, read again for the structure pass.
 type dirFile struct {
-	i   int
-	src []byte
+	i    int
+	path string
+	src  []byte
 }
 
 // dirFiles reads the indexed files of dir (not below it): only the
@@ -171,7 +174,7 @@ func (r *Ranking) dirFiles(dir string) []dirFile {
 			continue
 		}
 		if src, err := os.ReadFile(filepath.Join(r.ix.root, p)); err == nil {
-			out = append(out, dirFile{i, src})
+			out = append(out, dirFile{i, p, src})
 		}
 	}
 	return out
@@ -194,5 +197,45 @@ func dirDefs(files []dirFile) map[string][]int {
 			}
 		}
 	}
+	// A name several files define, some of them built here and some not
+	// (utils_unix.go and utils_windows.go): a call means the one built
+	// here, where the tests ran.
+	byIndex := map[int]dirFile{}
+	for _, f := range files {
+		byIndex[f.i] = f
+	}
+	built := map[int]bool{}
+	for name, fs := range out {
+		if len(fs) < 2 {
+			continue
+		}
+		var here []int
+		for _, i := range fs {
+			b, ok := built[i]
+			if !ok {
+				b = buildsHere(byIndex[i].path, byIndex[i].src)
+				built[i] = b
+			}
+			if b {
+				here = append(here, i)
+			}
+		}
+		if len(here) > 0 && len(here) < len(fs) {
+			out[name] = here
+		}
+	}
 	return out
+}
+
+// buildsHere reports whether the go tool builds the Go file p, of source
+// src, on this machine: its name's GOOS and GOARCH and its //go:build line
+// (build.Default: this machine's platform, or $GOOS and $GOARCH).
+func buildsHere(p string, src []byte) bool {
+	if path.Ext(p) != ".go" {
+		return true
+	}
+	ctx := gobuild.Default
+	ctx.OpenFile = func(string) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(src)), nil }
+	ok, err := ctx.MatchFile(".", path.Base(p))
+	return ok || err != nil
 }

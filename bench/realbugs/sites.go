@@ -296,6 +296,11 @@ func changedData(before, after string) ([]string, error) {
 // var Version = "1.22.2", as OPA's version.go has it).
 var reVersion = regexp.MustCompile(`(?i)^\s*(?:(?:const|var)\s+)?\w*version\w*\s*=\s*"v?\d[^"]*"\s*$`)
 
+// reVersionTag matches a line that only sets the prerelease or metadata
+// string beside a version (hashicorp's VersionPrerelease = "dev" → "", as
+// go-getter v1.8.10's version.go has it in a var block with Version).
+var reVersionTag = regexp.MustCompile(`(?i)^\s*(?:(?:const|var)\s+)?(?:\w*version\w*(?:prerelease|metadata)\w*|\w*(?:prerelease|metadata)\w*version\w*)\s*=\s*"[^"]*"\s*$`)
+
 // reVersionField matches a line that only sets a field to a number: a
 // part of a version literal (hugo's CurrentVersion = Version{...,
 // PatchLevel: 4, ...}), when the hunk is in one.
@@ -334,7 +339,7 @@ func incidental(hunk string, oldAt, newAt int, oldComments, newComments map[int]
 		} else {
 			newLine++
 		}
-		if t == "" || comment || reVersion.MatchString(t) || inVersion && (reVersionReturn.MatchString(t) || reVersionField.MatchString(t)) {
+		if t == "" || comment || reVersion.MatchString(t) || reVersionTag.MatchString(t) || inVersion && (reVersionReturn.MatchString(t) || reVersionField.MatchString(t)) {
 			continue
 		}
 		return false

@@ -20,6 +20,9 @@ func TestIncidental(t *testing.T) {
 		{" func (p *Parser) Parse() {\n-\t// old comment\n+\t// new comment\n\n", true},
 		{"\n-var Version = \"1.22.1\"\n+var Version = \"1.22.2\"\n", true},
 		{" var CurrentVersion = Version{\n-\tPatchLevel: 3,\n+\tPatchLevel: 4,\n", true},
+		{" var (\n-\tVersion           = \"1.8.9\"\n-\tVersionPrerelease = \"dev\"\n+\tVersion           = \"1.8.10\"\n+\tVersionPrerelease = \"\"\n", true},
+		// A prerelease marker is a version's only beside a version name.
+		{" var (\n-\tprerelease = \"dev\"\n+\tprerelease = \"\"\n", false},
 		// A number set outside a version literal is code.
 		{" var defaults = Options{\n-\tRetries: 3,\n+\tRetries: 4,\n", false},
 		// A version-like string returned outside a version function is code.

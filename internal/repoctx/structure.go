@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -204,23 +205,20 @@ func dirDefs(files []dirFile) map[string][]int {
 	for _, f := range files {
 		byIndex[f.i] = f
 	}
-	built := map[int]bool{}
+	built := map[int]bool{} // file -> buildsHere, for the files asked about
+	notBuilt := func(i int) bool {
+		b, ok := built[i]
+		if !ok {
+			b = buildsHere(byIndex[i].path, byIndex[i].src)
+			built[i] = b
+		}
+		return !b
+	}
 	for name, fs := range out {
 		if len(fs) < 2 {
 			continue
 		}
-		var here []int
-		for _, i := range fs {
-			b, ok := built[i]
-			if !ok {
-				b = buildsHere(byIndex[i].path, byIndex[i].src)
-				built[i] = b
-			}
-			if b {
-				here = append(here, i)
-			}
-		}
-		if len(here) > 0 && len(here) < len(fs) {
+		if here := slices.DeleteFunc(slices.Clone(fs), notBuilt); len(here) > 0 && len(here) < len(fs) {
 			out[name] = here
 		}
 	}

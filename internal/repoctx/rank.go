@@ -38,6 +38,11 @@ type Ranking struct {
 	reached reach
 	// dirDefs caches defsIn, per directory.
 	dirDefs map[string]map[string][]int
+	// dirSrc caches dirFiles, per directory: defsIn, registry and
+	// structure read the same directories.
+	dirSrc map[string][]dirFile
+	// called caches calledNames, per file (see calls).
+	called map[int][]string
 	// registries caches registered: per directory, the names its map
 	// literals' entries give each string key.
 	registries map[string]map[string][]string
@@ -64,7 +69,8 @@ func (ix *Index) Rank(ctx context.Context, text string) (*Ranking, error) {
 	}
 	r := &Ranking{ix: ix, q: q, m: m, scans: scans, score: make([]float64, len(scans)),
 		focus: map[int][]int{}, reached: reach{}, outline: map[int]*outline{},
-		dirDefs: map[string]map[string][]int{}, registries: map[string]map[string][]string{}}
+		dirDefs: map[string]map[string][]int{}, dirSrc: map[string][]dirFile{}, called: map[int][]string{},
+		registries: map[string]map[string][]string{}}
 	for i := range scans {
 		if scans[i].skip == indexed {
 			r.indexed++

@@ -2,6 +2,7 @@ package repoctx
 
 import (
 	"bytes"
+	"context"
 	gobuild "go/build"
 	"io"
 	"math"
@@ -23,24 +24,26 @@ func (r *Ranking) structure() {
 	if len(r.order) == 0 {
 		return
 	}
-	topScore := r.score[r.order[0]]
-	add := map[int]float64{}
-	n := 0
+	var top []int
 	for _, i := range r.order {
-		if n == structureTop {
+		if len(top) == structureTop {
 			break
 		}
-		if !r.goCode(i) {
-			continue
+		if r.goCode(i) {
+			top = append(top, i)
 		}
-		n++
+	}
+	r.outlineAll(context.Background(), top)
+	topScore := r.score[r.order[0]]
+	add := map[int]float64{}
+	for _, i := range top {
 		o := r.outlineOf(i)
 		if o == nil {
 			continue
 		}
 		w := 0.3 * r.score[i] / topScore
-		files := r.dirFiles(path.Dir(r.ix.paths[i]))
-		defs := dirDefs(files)
+		dir := path.Dir(r.ix.paths[i])
+		files, defs := r.dirFiles(dir), r.defsIn(dir)
 		for _, s := range r.relevantSymbols(i, o) {
 			for _, c := range s.callees {
 				for _, j := range defs[c] {
@@ -49,9 +52,8 @@ func (r *Ranking) structure() {
 					}
 				}
 			}
-			call := []byte(s.name + "(")
 			for _, f := range files {
-				if f.i != i && !isTestFile(r.ix.paths[f.i]) && bytes.Contains(f.src, call) {
+				if f.i != i && !isTestFile(r.ix.paths[f.i]) && r.calls(f, s.name) {
 					add[f.i] = math.Max(add[f.i], w/2)
 				}
 			}
@@ -161,6 +163,9 @@ type dirFile struct {
 // dirFiles reads the indexed files of dir (not below it): only the
 // directories of the best candidates are read.
 func (r *Ranking) dirFiles(dir string) []dirFile {
+	if out, ok := r.dirSrc[dir]; ok {
+		return out
+	}
 	var out []dirFile
 	lo := 0
 	if dir != "." {
@@ -178,7 +183,53 @@ func (r *Ranking) dirFiles(dir string) []dirFile {
 			out = append(out, dirFile{i, p, src})
 		}
 	}
+	r.dirSrc[dir] = out
 	return out
+}
+
+// calls reports whether f's text holds name followed by "(": a call of
+// name, or of a longer name ending in it. The names before a "(" are
+// indexed once per file (reversed and sorted, so that the ones ending in
+// name are a run that starts where name reversed would be), not searched
+// for once per name.
+func (r *Ranking) calls(f dirFile, name string) bool {
+	called, ok := r.called[f.i]
+	if !ok {
+		called = calledNames(f.src)
+		r.called[f.i] = called
+	}
+	rev := reversed(name)
+	k, _ := slices.BinarySearch(called, rev)
+	return k < len(called) && strings.HasPrefix(called[k], rev)
+}
+
+// calledNames are the identifiers right before a "(" in src, each
+// reversed, sorted and once.
+func calledNames(src []byte) []string {
+	var out []string
+	for p := bytes.IndexByte(src, '('); p >= 0; {
+		k := p
+		for k > 0 && class[src[k-1]] != clOther {
+			k--
+		}
+		if k < p {
+			out = append(out, reversed(string(src[k:p])))
+		}
+		next := bytes.IndexByte(src[p+1:], '(')
+		if next < 0 {
+			break
+		}
+		p += 1 + next
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// reversed is s with its bytes in reverse order.
+func reversed(s string) string {
+	b := []byte(s)
+	slices.Reverse(b)
+	return string(b)
 }
 
 // dirDefs maps the names defined in files to the files.

@@ -1,0 +1,71 @@
+package repoctx
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// goSources are the texts the equivalence tests below read: the cases
+// given, then every Go file of this module and of GOROOT's go/ packages.
+func goSources(t *testing.T, cases ...string) [][]byte {
+	t.Helper()
+	var out [][]byte
+	for _, c := range cases {
+		out = append(out, []byte(c))
+	}
+	for _, root := range []string{"../..", filepath.Join(runtime.GOROOT(), "src", "go")} {
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+				return err
+			}
+			src, err := os.ReadFile(p)
+			out = append(out, src)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(out) < len(cases)+100 {
+		t.Fatalf("only %d texts to compare", len(out))
+	}
+	return out
+}
+
+// TestCallsIsContains: calls, from the index of the names before a "(",
+// says what searching the text for name + "(" says.
+func TestCallsIsContains(t *testing.T) {
+	srcs := goSources(t,
+		"x := doGet(1)\ny := Get (2)\nz := pkg.Get(3)\n",
+		"init()\n(a)(b)\n_x(\nπ(\néGet(\n",
+	)
+	reIdent := regexp.MustCompile(`[\pL_][\pL\pN_]*`)
+	r := &Ranking{called: map[int][]string{}}
+	compared, found := 0, 0
+	for k, src := range srcs {
+		f := dirFile{i: k, src: src}
+		names := map[string]bool{"Get": true, "et": true, "x": true, "init": true}
+		for _, n := range reIdent.FindAll(src, 200) {
+			names[string(n)] = true
+		}
+		for name := range names {
+			want := bytes.Contains(src, []byte(name+"("))
+			if got := r.calls(f, name); got != want {
+				t.Fatalf("text %d: calls(%q) = %v, bytes.Contains = %v", k, name, got, want)
+			}
+			compared++
+			if want {
+				found++
+			}
+		}
+	}
+	if found == 0 || found == compared {
+		t.Fatalf("%d of %d names called: nothing compared", found, compared)
+	}
+}

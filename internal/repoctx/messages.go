@@ -2,6 +2,7 @@ package repoctx
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path"
 	"path/filepath"
@@ -34,57 +35,26 @@ const (
 // where the fix goes: it becomes a focus of its file, and raises it.
 // Messages written in many places, and those of test helpers (assertion
 // messages), point nowhere.
-func (r *Ranking) messages() {
-	type found struct {
-		i, line int
-		text    string
-		fixed   int // the length of its text without placeholders
-	}
-	var all []found
-	sites := map[string]int{}
+func (r *Ranking) messages(ctx context.Context) {
+	var files []int
 	for rank, i := range r.order {
 		if rank == maxTried {
 			break
 		}
-		p := r.ix.paths[i]
-		if isTestFile(p) || !messageLangs[strings.ToLower(path.Ext(p))] {
-			continue
+		if p := r.ix.paths[i]; !isTestFile(p) && messageLangs[strings.ToLower(path.Ext(p))] {
+			files = append(files, i)
 		}
-		src, err := os.ReadFile(filepath.Join(r.ix.root, p))
-		if err != nil {
-			continue
-		}
-		goFile := path.Ext(p) == ".go"
-		var raw []bool
-		if goFile && bytes.IndexByte(src, '`') >= 0 {
-			raw = rawLines(src)
-		}
-		for n, line := range strings.Split(string(src), "\n") {
-			var lits []string
-			switch {
-			case n < len(raw) && raw[n]:
-				// A line of a raw string that spans lines (a help
-				// text, a template) is a message: on its first line
-				// what follows the backquote, on its last what
-				// precedes it.
-				before, after, open := strings.Cut(line, "`")
-				switch {
-				case !open:
-					lits = []string{line}
-				case n > 0 && raw[n-1]:
-					lits = []string{before}
-				default:
-					lits = []string{after}
-				}
-			case strings.ContainsAny(line, "\"`'"):
-				lits = literals(line, goFile)
-			}
-			for _, lit := range lits { // most lines: none
-				if fixed, ok := r.quotes(lit, goFile); ok {
-					all = append(all, found{i, n + 1, lit, fixed})
-					sites[lit]++
-				}
-			}
+	}
+	// Each file's on its own, in parallel (reading them is most of the
+	// time), then in rank order.
+	each := make([][]message, len(files))
+	inParallel(ctx, len(files), func(k int) { each[k] = r.fileMessages(files[k]) })
+	var all []message
+	sites := map[string]int{}
+	for _, ms := range each {
+		for _, m := range ms {
+			all = append(all, m)
+			sites[m.text]++
 		}
 	}
 	sort.SliceStable(all, func(a, b int) bool { return all[a].fixed > all[b].fixed })
@@ -100,6 +70,55 @@ func (r *Ranking) messages() {
 		r.score[f.i] += messageBonus
 		kept++
 	}
+}
+
+// message is a literal of file i, at line, whose text the query quotes.
+type message struct {
+	i, line int
+	text    string
+	fixed   int // the length of its text without placeholders
+}
+
+// fileMessages are the literals of file i whose text the query quotes.
+func (r *Ranking) fileMessages(i int) []message {
+	p := r.ix.paths[i]
+	src, err := os.ReadFile(filepath.Join(r.ix.root, p))
+	if err != nil {
+		return nil
+	}
+	goFile := path.Ext(p) == ".go"
+	var raw []bool
+	if goFile && bytes.IndexByte(src, '`') >= 0 {
+		raw = rawLines(src)
+	}
+	var out []message
+	for n, line := range strings.Split(string(src), "\n") {
+		var lits []string
+		switch {
+		case n < len(raw) && raw[n]:
+			// A line of a raw string that spans lines (a help
+			// text, a template) is a message: on its first line
+			// what follows the backquote, on its last what
+			// precedes it.
+			before, after, open := strings.Cut(line, "`")
+			switch {
+			case !open:
+				lits = []string{line}
+			case n > 0 && raw[n-1]:
+				lits = []string{before}
+			default:
+				lits = []string{after}
+			}
+		case strings.ContainsAny(line, "\"`'"):
+			lits = literals(line, goFile)
+		}
+		for _, lit := range lits { // most lines: none
+			if fixed, ok := r.quotes(lit, goFile); ok {
+				out = append(out, message{i, n + 1, lit, fixed})
+			}
+		}
+	}
+	return out
 }
 
 // messageLangs are the extensions of the source files messages are

@@ -97,26 +97,32 @@ func (r *Ranking) outlineAll(ctx context.Context, is []int) {
 		}
 	}
 	out := make([]*outline, len(todo))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(todo)) {
-		wg.Go(func() {
-			for ctx.Err() == nil {
-				k := int(next.Add(1) - 1)
-				if k >= len(todo) {
-					return
-				}
-				out[k] = r.readOutline(todo[k])
-			}
-		})
-	}
-	wg.Wait()
+	inParallel(ctx, len(todo), func(k int) { out[k] = r.readOutline(todo[k]) })
 	if ctx.Err() != nil {
 		return // left to outlineOf, which the caller's own check stops
 	}
 	for k, i := range todo {
 		r.outline[i] = out[k]
 	}
+}
+
+// inParallel calls f(k) for each k in [0, n) on as many goroutines as
+// there are CPUs, until ctx is done.
+func inParallel(ctx context.Context, n int, f func(k int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				k := int(next.Add(1) - 1)
+				if k >= n {
+					return
+				}
+				f(k)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // outlineFile outlines src: with go/parser for Go, by definition lines for

@@ -86,7 +86,10 @@ func (ix *Index) Rank(ctx context.Context, text string) (*Ranking, error) {
 		r.score[i] += bonus[i]
 	}
 	r.sort()
-	r.messages()
+	r.messages(ctx)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	r.structure()
 	r.sort()
 	return r, nil
@@ -165,11 +168,22 @@ func (r *Ranking) lexical(bonus []float64) {
 	if top == 0 {
 		return
 	}
+	// The paths are sorted: a directory's files are one run, and its
+	// name is split into words once.
+	lastDir, dirTerms := "", []int(nil)
 	for i, p := range r.ix.paths {
 		if r.scans[i].skip != indexed {
 			continue
 		}
 		dir, base := path.Split(p)
+		if dir != lastDir {
+			lastDir, dirTerms = dir, dirTerms[:0]
+			for _, w := range pathWords(path.Base(dir)) {
+				if t, ok := termOf[w]; ok {
+					dirTerms = append(dirTerms, t)
+				}
+			}
+		}
 		base = strings.TrimSuffix(base, path.Ext(base))
 		s := 0.0
 		for _, w := range pathWords(base) {
@@ -177,10 +191,8 @@ func (r *Ranking) lexical(bonus []float64) {
 				s += r.q.terms[t].weight * r.idf[t]
 			}
 		}
-		for _, w := range pathWords(path.Base(dir)) {
-			if t, ok := termOf[w]; ok {
-				s += 0.3 * r.q.terms[t].weight * r.idf[t]
-			}
+		for _, t := range dirTerms {
+			s += 0.3 * r.q.terms[t].weight * r.idf[t]
 		}
 		bonus[i] += 0.4 * math.Min(1, s/(2*top))
 	}

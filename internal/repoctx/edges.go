@@ -1,6 +1,7 @@
 package repoctx
 
 import (
+	"bytes"
 	"context"
 	"go/ast"
 	"go/parser"
@@ -973,10 +974,9 @@ func (r *Ranking) registry(dir string) map[string][]string {
 			if !r.goCode(f.i) {
 				continue
 			}
-			for _, re := range []*regexp.Regexp{reRegistryEntry, reRegistryCall} {
-				for _, m := range re.FindAllSubmatch(f.src, -1) {
-					reg[string(m[1])] = append(reg[string(m[1])], string(m[2]))
-				}
+			entries, calls := registryLines(f.src)
+			for _, m := range append(entries, calls...) {
+				reg[string(m[1])] = append(reg[string(m[1])], string(m[2]))
 			}
 		}
 		r.registries[dir] = reg
@@ -984,14 +984,59 @@ func (r *Ranking) registry(dir string) map[string][]string {
 	return reg
 }
 
+// registryLines are the submatches of reRegistryEntry and of
+// reRegistryCall in src, each in the order of their lines. Each is
+// matched only from the first non-blank byte of a line that can start it
+// (a quote; a name and a parenthesis): across the whole text, the
+// regexps would try every byte, and cost the most of a report's
+// ranking.
+func registryLines(src []byte) (entries, calls [][][]byte) {
+	for start := 0; start < len(src); {
+		end := bytes.IndexByte(src[start:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += start
+		}
+		at := start
+		for at < end && (src[at] == ' ' || src[at] == '\t' || src[at] == '\r' || src[at] == '\f') { // \s
+			at++
+		}
+		switch {
+		case at == end:
+		case src[at] == '"':
+			if m := reRegistryEntry.FindSubmatch(src[at:]); m != nil {
+				entries = append(entries, m)
+			}
+		case src[at] == '_' || isLower(src[at]) || isUpper(src[at]):
+			k := at + 1
+			for k < end && (wordByte(src[k]) || src[k] == '.') {
+				k++
+			}
+			if k < end && src[k] == '(' {
+				if m := reRegistryCall.FindSubmatch(src[at:]); m != nil {
+					calls = append(calls, m)
+				}
+			}
+		}
+		start = end + 1
+	}
+	return entries, calls
+}
+
+// wordByte reports whether c is in a regexp's \w: an ASCII letter, digit
+// or underscore.
+func wordByte(c byte) bool { return c == '_' || isLower(c) || isUpper(c) || isDigit(c) }
+
 var (
 	// reKeyLiteral is a short string literal that could name a registry
 	// entry: a tag, a command, a format.
 	reKeyLiteral = regexp.MustCompile(`"([A-Za-z_][\w\-.]{0,30})"`)
 	// reRegistryEntry is a map literal's entry from a string to a name.
-	reRegistryEntry = regexp.MustCompile(`(?m)^\s*"([A-Za-z_][\w\-.]{0,30})"\s*:\s*([A-Za-z_]\w*)\s*,`)
+	// It is matched from a line's first non-blank byte (registryLines).
+	reRegistryEntry = regexp.MustCompile(`\A"([A-Za-z_][\w\-.]{0,30})"\s*:\s*([A-Za-z_]\w*)\s*,`)
 	// reRegistryCall is a statement that registers a name under a string:
 	// a call whose first argument is the string and whose last is the
 	// name (`Default.Add("uri", &u, isRequestURI)`).
-	reRegistryCall = regexp.MustCompile(`(?m)^\s*[A-Za-z_][\w.]*\(\s*"([A-Za-z_][\w\-.]{0,30})"\s*,[^\n]*?([A-Za-z_]\w*)\s*\)\s*$`)
+	reRegistryCall = regexp.MustCompile(`(?m)\A[A-Za-z_][\w.]*\(\s*"([A-Za-z_][\w\-.]{0,30})"\s*,[^\n]*?([A-Za-z_]\w*)\s*\)\s*$`)
 )

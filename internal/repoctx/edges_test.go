@@ -6,6 +6,8 @@ import (
 	"go/parser"
 	"go/token"
 	"maps"
+	"reflect"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -948,4 +950,38 @@ func TestBuildFollowsTheMethodsCalledOnTheAssertionsValues(t *testing.T) {
 	repo := newRepo(t, map[string]string{"go.mod": "module example.com/ix\n", "ix/ix.go": code.String(), "ix/ix_test.go": src})
 	failing := fmt.Sprintf("--- FAIL: TestLookup (0.00s)\n    ix_test.go:%d: Lookup(a) = 1, want 2\nFAIL\nFAIL\texample.com/ix\t0.002s\n", lineOf(src, "\t\tt.Errorf("))
 	mustPackFunc(t, build(t, repo, failing, 1000), "ix/ix.go", code.String(), "(x *Index) insert")
+}
+
+// TestRegistryLinesMatchTheWholeText: matching the registry regexps only
+// from the lines that can start them finds what the regexps (?m)^\s*...
+// find across the whole text, in the same order.
+func TestRegistryLinesMatchTheWholeText(t *testing.T) {
+	entry := regexp.MustCompile(`(?m)^\s*"([A-Za-z_][\w\-.]{0,30})"\s*:\s*([A-Za-z_]\w*)\s*,`)
+	call := regexp.MustCompile(`(?m)^\s*[A-Za-z_][\w.]*\(\s*"([A-Za-z_][\w\-.]{0,30})"\s*,[^\n]*?([A-Za-z_]\w*)\s*\)\s*$`)
+	srcs := goSources(t,
+		"var m = map[string]func(){\n\t\"url\": isURL,\n\n\t\"uri\"  :\n\t\tisURI ,\n\t\"a\": x, \"b\": y,\n}\n",
+		"func init() {\n\tDefault.Add(\"uri\", &u, isRequestURI)\n\tAdd(\n\t\t\"x\", f)\n\n\tr.Add(\"y\", g)   \n\n\tAdd(\"z\", 1, h)\r\n}\n",
+		"\f\"k\": v,\n \r\"j\": w,\n\"last\": z,",
+	)
+	pairs := func(ms [][][]byte) []string {
+		var out []string
+		for _, m := range ms {
+			out = append(out, string(m[1])+"="+string(m[2]))
+		}
+		return out
+	}
+	matched := 0
+	for k, src := range srcs {
+		entries, calls := registryLines(src)
+		if got, want := pairs(entries), pairs(entry.FindAllSubmatch(src, -1)); !reflect.DeepEqual(got, want) {
+			t.Fatalf("text %d: entries %q, the whole text's %q", k, got, want)
+		}
+		if got, want := pairs(calls), pairs(call.FindAllSubmatch(src, -1)); !reflect.DeepEqual(got, want) {
+			t.Fatalf("text %d: calls %q, the whole text's %q", k, got, want)
+		}
+		matched += len(entries) + len(calls)
+	}
+	if matched < 10 {
+		t.Fatalf("%d matches in all: nothing compared", matched)
+	}
 }

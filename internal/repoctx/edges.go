@@ -85,6 +85,30 @@ func (r *Ranking) testEdges(bonus []float64) {
 	}
 	sort.Strings(names)
 	mods := r.goModules()
+	// The failing tests' files, then the files heldTypes reads for each
+	// test, each parsed together: a test of many packages' translations
+	// is defined in each.
+	var files []int
+	for _, name := range names {
+		for _, l := range r.defs[exactHash([]byte(name))] {
+			if p := r.ix.paths[l.file]; isTestFile(p) && path.Ext(p) == ".go" {
+				files = append(files, int(l.file))
+			}
+		}
+	}
+	slices.Sort(files)
+	files = slices.Compact(files)
+	r.outlineAll(context.Background(), files)
+	var callees []int
+	for _, i := range files {
+		for _, name := range names {
+			if s, ok := r.symbolNamed(i, name); ok {
+				callees = append(callees, r.calleeFiles(path.Dir(r.ix.paths[i]), s)...)
+			}
+		}
+	}
+	slices.Sort(callees)
+	r.outlineAll(context.Background(), slices.Compact(callees))
 	for _, name := range names {
 		for _, l := range r.defs[exactHash([]byte(name))] {
 			i := int(l.file)
@@ -408,6 +432,7 @@ func (r *Ranking) heldTypes(dir string, s symbol) map[string]bool {
 	for _, t := range s.builds {
 		types[t] = true
 	}
+	r.outlineAll(context.Background(), r.calleeFiles(dir, s))
 	for _, name := range s.callees {
 		for _, j := range r.defsIn(dir)[name] {
 			if !r.goCode(j) {
@@ -423,6 +448,21 @@ func (r *Ranking) heldTypes(dir string, s symbol) map[string]bool {
 		}
 	}
 	return types
+}
+
+// calleeFiles are the Go code files of dir that define a name s calls,
+// once each: heldTypes reads them all.
+func (r *Ranking) calleeFiles(dir string, s symbol) []int {
+	var out []int
+	for _, name := range s.callees {
+		for _, j := range r.defsIn(dir)[name] {
+			if r.goCode(j) {
+				out = append(out, j)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // unfocusOthers drops the focus lines (a failing test's name, TestMkdirAll,

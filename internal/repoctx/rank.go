@@ -43,6 +43,8 @@ type Ranking struct {
 	dirSrc map[string][]dirFile
 	// called caches calledNames, per file (see calls).
 	called map[int][]string
+	// layouts caches layout, per limit.
+	layouts map[int]string
 	// registries caches registered: per directory, the names its map
 	// literals' entries give each string key.
 	registries map[string]map[string][]string

@@ -1,7 +1,6 @@
 package repoctx
 
 import (
-	"bytes"
 	"context"
 	"go/ast"
 	"go/parser"
@@ -9,11 +8,8 @@ import (
 	"maps"
 	"math"
 	"path"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -582,125 +578,6 @@ func calls(dir string, mods goModules, s symbol, depth int, weight float64) []ca
 	return out
 }
 
-// goModule is one of the repository's Go modules: its path, and the
-// directory its go.mod is in.
-type goModule struct{ path, dir string }
-
-// goModules are a repository's Go modules, the longest path first: the
-// first that holds an import path is the innermost (example.com/app/lib,
-// a module of its own in lib/, before example.com/app).
-type goModules []goModule
-
-// dir is the repository directory of the package imported as p, when
-// one of the modules holds it.
-func (ms goModules) dir(p string) (string, bool) {
-	for _, m := range ms {
-		switch {
-		case p == m.path:
-			return m.dir, true
-		case strings.HasPrefix(p, m.path+"/"):
-			return path.Join(m.dir, p[len(m.path)+1:]), true
-		}
-	}
-	return "", false
-}
-
-// maxRootRegistries is how many modules' root packages a report's words
-// are looked up in, when it names no function of theirs: a repository of
-// a few modules, not a monorepo of hundreds.
-const maxRootRegistries = 8
-
-// roots are the directories of the modules' root packages: the
-// repository's root first, whether or not it is a module's, then the
-// others in order when there are at most maxRootRegistries.
-func (ms goModules) roots() []string {
-	out := []string{"."}
-	if len(ms) > maxRootRegistries {
-		return out
-	}
-	for _, m := range ms {
-		if m.dir != "." {
-			out = append(out, m.dir)
-		}
-	}
-	sort.Strings(out[1:])
-	return out
-}
-
-// holding is the directory of the module dir is in: the innermost
-// module's whose directory holds it, or the repository's root.
-func (ms goModules) holding(dir string) string {
-	best := "."
-	for _, m := range ms {
-		if (dir == m.dir || strings.HasPrefix(dir, m.dir+"/")) && len(m.dir) > len(best) {
-			best = m.dir
-		}
-	}
-	return best
-}
-
-// goModules are the modules the repository's go.mod files declare, where
-// the go command would see them: not in testdata, nor under a directory
-// whose name starts with . or _ (the index leaves out vendored ones). A
-// repository may hold several, nested (a library's lib/go.mod, a v2/
-// directory) or side by side (no go.mod at the root, but tools/ and
-// server/ each have one).
-func (r *Ranking) goModules() goModules {
-	if r.mods != nil {
-		return r.mods
-	}
-	mods := goModules{}
-	var buf []byte
-	for i, p := range r.ix.paths {
-		if path.Base(p) != "go.mod" || r.scans[i].skip != indexed || ignoredByGo(path.Dir(p)) {
-			continue
-		}
-		var n int
-		var why skipReason
-		if buf, n, why = readFile(filepath.Join(r.ix.root, filepath.FromSlash(p)), buf); why != indexed {
-			continue
-		}
-		if mp := modulePath(buf[:n]); mp != "" {
-			mods = append(mods, goModule{path: mp, dir: path.Dir(p)})
-		}
-	}
-	sort.SliceStable(mods, func(a, b int) bool { return len(mods[a].path) > len(mods[b].path) })
-	r.mods = mods // not nil, though empty when there is no go.mod
-	return mods
-}
-
-// modulePath is the module path a go.mod declares, or "" when it declares
-// none: its module line, the path maybe quoted, a comment maybe after it.
-func modulePath(gomod []byte) string {
-	for _, l := range strings.Split(string(gomod), "\n") {
-		if i := strings.Index(l, "//"); i >= 0 {
-			l = l[:i]
-		}
-		if f := strings.Fields(l); len(f) == 2 && f[0] == "module" {
-			if p, err := strconv.Unquote(f[1]); err == nil {
-				return p
-			}
-			return f[1]
-		}
-	}
-	return ""
-}
-
-// ignoredByGo reports whether the go command leaves out the packages in
-// dir: a testdata directory, or one whose name starts with . or _, on
-// the way.
-func ignoredByGo(dir string) bool {
-	if dir == "." {
-		return false
-	}
-	for _, e := range strings.Split(dir, "/") {
-		if e == "testdata" || strings.HasPrefix(e, ".") || strings.HasPrefix(e, "_") {
-			return true
-		}
-	}
-	return false
-}
-
 // subjectCalls are the calls an assertion at line of Go file i is about:
 // those of the innermost statement holding the line, and those that
 // assigned the variables it uses, earlier in the same function (b, err :=
@@ -978,105 +855,3 @@ func (r *Ranking) symbolsNamed(i int, name string) []symbol {
 	}
 	return out
 }
-
-// registered are the functions a registry of the test's package maps the
-// test's string literals to: a test of Var(v, "url") reaches isURL
-// through `"url": isURL,` in a map literal, a call no name shows.
-func (r *Ranking) registered(i int, s symbol, dir string) []call {
-	o := r.outlineOf(i)
-	if o == nil {
-		return nil
-	}
-	reg := r.registry(dir)
-	var out []call
-	seen := map[string]bool{}
-	for l := s.start; l <= s.end && l <= len(o.lines); l++ {
-		for _, m := range reKeyLiteral.FindAllStringSubmatch(o.lines[l-1], -1) {
-			for _, name := range reg[m[1]] {
-				if !seen[name] {
-					seen[name] = true
-					out = append(out, call{dir: dir, name: name, weight: 1})
-				}
-			}
-		}
-	}
-	return out
-}
-
-// registry maps the string keys of the map literals in the Go package in
-// dir (not its tests) to the names the entries give them (read once per
-// directory).
-func (r *Ranking) registry(dir string) map[string][]string {
-	reg, ok := r.registries[dir]
-	if !ok {
-		reg = map[string][]string{}
-		for _, f := range r.dirFiles(dir) {
-			if !r.goCode(f.i) {
-				continue
-			}
-			entries, calls := registryLines(f.src)
-			for _, m := range append(entries, calls...) {
-				reg[string(m[1])] = append(reg[string(m[1])], string(m[2]))
-			}
-		}
-		r.registries[dir] = reg
-	}
-	return reg
-}
-
-// registryLines are the submatches of reRegistryEntry and of
-// reRegistryCall in src, each in the order of their lines. Each is
-// matched only from the first non-blank byte of a line that can start it
-// (a quote; a name and a parenthesis): across the whole text, the
-// regexps would try every byte, and cost the most of a report's
-// ranking.
-func registryLines(src []byte) (entries, calls [][][]byte) {
-	for start := 0; start < len(src); {
-		end := bytes.IndexByte(src[start:], '\n')
-		if end < 0 {
-			end = len(src)
-		} else {
-			end += start
-		}
-		at := start
-		for at < end && (src[at] == ' ' || src[at] == '\t' || src[at] == '\r' || src[at] == '\f') { // \s
-			at++
-		}
-		switch {
-		case at == end:
-		case src[at] == '"':
-			if m := reRegistryEntry.FindSubmatch(src[at:]); m != nil {
-				entries = append(entries, m)
-			}
-		case src[at] == '_' || isLower(src[at]) || isUpper(src[at]):
-			k := at + 1
-			for k < end && (wordByte(src[k]) || src[k] == '.') {
-				k++
-			}
-			if k < end && src[k] == '(' {
-				if m := reRegistryCall.FindSubmatch(src[at:]); m != nil {
-					calls = append(calls, m)
-				}
-			}
-		}
-		start = end + 1
-	}
-	return entries, calls
-}
-
-// wordByte reports whether c is in a regexp's \w: an ASCII letter, digit
-// or underscore.
-func wordByte(c byte) bool { return c == '_' || isLower(c) || isUpper(c) || isDigit(c) }
-
-var (
-	// reKeyLiteral is a short string literal that could name a registry
-	// entry: a tag, a command, a format.
-	reKeyLiteral = regexp.MustCompile(`"([A-Za-z_][\w\-.]{0,30})"`)
-	// reRegistryEntry is a map literal's entry from a string to a name.
-	// It is matched from a line's first non-blank byte (registryLines).
-	reRegistryEntry = regexp.MustCompile(`\A"([A-Za-z_][\w\-.]{0,30})"\s*:\s*([A-Za-z_]\w*)\s*,`)
-	// reRegistryCall is a statement that registers a name under a string:
-	// a call whose first argument is the string and whose last is the
-	// name (`Default.Add("uri", &u, isRequestURI)`).
-	reRegistryCall = regexp.MustCompile(`(?m)\A[A-Za-z_][\w.]*\(\s*"([A-Za-z_][\w\-.]{0,30})"\s*,[^\n]*?([A-Za-z_]\w*)\s*\)\s*$`)
-)

@@ -387,9 +387,9 @@ func (r *Ranking) follow(into reach, mods goModules, seen map[string]bool, queue
 // c's are not outlined: follow parses them one by one, and parsing is
 // most of its time. Which files follow reads does not change.
 func (r *Ranking) prefetch(c call, queue []call, names map[string]bool, n int) {
-	todo := func(c call) []int {
+	todo := func(q call) []int {
 		var is []int
-		for _, j := range r.defsIn(c.dir)[c.name] {
+		for _, j := range r.defsIn(q.dir)[q.name] {
 			if _, ok := r.outline[j]; !ok && path.Ext(r.ix.paths[j]) == ".go" {
 				is = append(is, j)
 			}

@@ -41,7 +41,7 @@ type Ranking struct {
 	// dirSrc caches dirFiles, per directory: defsIn, registry and
 	// structure read the same directories.
 	dirSrc map[string][]dirFile
-	// called caches calledNames, per file (see calls).
+	// called caches calledNames, per file (see callsName).
 	called map[int][]string
 	// layouts caches layout, per limit.
 	layouts map[int]string
@@ -72,7 +72,7 @@ func (ix *Index) Rank(ctx context.Context, text string) (*Ranking, error) {
 	r := &Ranking{ix: ix, q: q, m: m, scans: scans, score: make([]float64, len(scans)),
 		focus: map[int][]int{}, reached: reach{}, outline: map[int]*outline{},
 		dirDefs: map[string]map[string][]int{}, dirSrc: map[string][]dirFile{}, called: map[int][]string{},
-		registries: map[string]map[string][]string{}}
+		layouts: map[int]string{}, registries: map[string]map[string][]string{}}
 	for i := range scans {
 		if scans[i].skip == indexed {
 			r.indexed++

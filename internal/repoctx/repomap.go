@@ -93,19 +93,17 @@ func (r *Ranking) repoMap(limit int, shown map[int][]Chunk) (string, int) {
 // Pack asks for it once per map it tries, with the same limit: it is
 // made once per limit.
 func (r *Ranking) layout(limit int) string {
-	if text, ok := r.layouts[limit]; ok {
-		return text
+	text, ok := r.layouts[limit]
+	if !ok {
+		text = r.countsByDir(limit)
+		r.layouts[limit] = text
 	}
-	text := r.makeLayout(limit)
-	if r.layouts == nil {
-		r.layouts = map[int]string{}
-	}
-	r.layouts[limit] = text
 	return text
 }
 
-// makeLayout is layout, made.
-func (r *Ranking) makeLayout(limit int) string {
+// countsByDir is the layout: the indexed files counted per directory,
+// grouped at the deepest of four depths whose list fits in limit.
+func (r *Ranking) countsByDir(limit int) string {
 	counts := map[string]int{}
 	for i, p := range r.ix.paths {
 		if r.scans[i].skip == indexed {

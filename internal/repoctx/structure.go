@@ -53,7 +53,7 @@ func (r *Ranking) structure() {
 				}
 			}
 			for _, f := range files {
-				if f.i != i && !isTestFile(r.ix.paths[f.i]) && r.calls(f, s.name) {
+				if f.i != i && !isTestFile(r.ix.paths[f.i]) && r.callsName(f, s.name) {
 					add[f.i] = math.Max(add[f.i], w/2)
 				}
 			}
@@ -187,12 +187,12 @@ func (r *Ranking) dirFiles(dir string) []dirFile {
 	return out
 }
 
-// calls reports whether f's text holds name followed by "(": a call of
+// callsName reports whether f's text holds name followed by "(": a call of
 // name, or of a longer name ending in it. The names before a "(" are
 // indexed once per file (reversed and sorted, so that the ones ending in
 // name are a run that starts where name reversed would be), not searched
 // for once per name.
-func (r *Ranking) calls(f dirFile, name string) bool {
+func (r *Ranking) callsName(f dirFile, name string) bool {
 	called, ok := r.called[f.i]
 	if !ok {
 		called = calledNames(f.src)

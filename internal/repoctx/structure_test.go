@@ -35,7 +35,7 @@ func goSources(t *testing.T, cases ...string) [][]byte {
 	return out
 }
 
-// TestCallsIsContains: calls, from the index of the names before a "(",
+// TestCallsIsContains: callsName, from the index of the names before a "(",
 // says what searching the text for name + "(" says.
 func TestCallsIsContains(t *testing.T) {
 	srcs := goSources(t,
@@ -53,8 +53,8 @@ func TestCallsIsContains(t *testing.T) {
 		}
 		for name := range names {
 			want := bytes.Contains(src, []byte(name+"("))
-			if got := r.calls(f, name); got != want {
-				t.Fatalf("text %d: calls(%q) = %v, bytes.Contains = %v", k, name, got, want)
+			if got := r.callsName(f, name); got != want {
+				t.Fatalf("text %d: callsName(%q) = %v, bytes.Contains = %v", k, name, got, want)
 			}
 			compared++
 			if want {

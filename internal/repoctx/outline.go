@@ -311,12 +311,13 @@ func funcSig(fset *token.FileSet, src []byte, d *ast.FuncDecl) string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// callees are the names a function calls: f(), x.f(), pkg.F().
+// callees are the names a function calls: f(), x.f(), pkg.F(); not the
+// names it calls only as its own values (see localCalls).
 func callees(d *ast.FuncDecl) []string {
 	if d.Body == nil {
 		return nil
 	}
-	seen := map[string]bool{}
+	seen := localCalls(d)
 	var out []string
 	for _, name := range callNames(d.Body) {
 		if !seen[name] {
@@ -576,4 +577,68 @@ func lightOutline(o *outline) {
 			s.sig = s.sig[:117] + "..."
 		}
 	}
+}
+
+// localCalls are the names d calls only as its own values, plain calls
+// of a parameter, a result or a variable it declares (for _, h := range
+// hooks { h(req) }): a function value, not the package's function or a
+// method of that name, which following the call would pack.
+func localCalls(d *ast.FuncDecl) map[string]bool {
+	locals := map[string]bool{}
+	fields := func(fl *ast.FieldList) {
+		if fl == nil {
+			return
+		}
+		for _, f := range fl.List {
+			for _, n := range f.Names {
+				locals[n.Name] = true
+			}
+		}
+	}
+	idents := func(es ...ast.Expr) {
+		for _, e := range es {
+			if id, ok := e.(*ast.Ident); ok {
+				locals[id.Name] = true
+			}
+		}
+	}
+	fields(d.Recv)
+	fields(d.Type.Params)
+	fields(d.Type.Results)
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE {
+				idents(n.Lhs...)
+			}
+		case *ast.RangeStmt:
+			if n.Tok == token.DEFINE {
+				idents(n.Key, n.Value)
+			}
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				locals[id.Name] = true
+			}
+		case *ast.FuncLit:
+			fields(n.Type.Params)
+			fields(n.Type.Results)
+		}
+		return true
+	})
+	own := map[string]bool{}
+	other := map[string]bool{}
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if id, ok := c.Fun.(*ast.Ident); ok && locals[id.Name] {
+				own[id.Name] = true
+			} else if name := lastName(c.Fun); name != "" {
+				other[name] = true
+			}
+		}
+		return true
+	})
+	for name := range other {
+		delete(own, name)
+	}
+	return own
 }

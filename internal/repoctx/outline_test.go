@@ -2,9 +2,13 @@ package repoctx
 
 import (
 	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -50,5 +54,48 @@ func TestOutlineAllOutlinesAsOutlineOfDoes(t *testing.T) {
 	cancelled.outlineAll(ctx, is)
 	if len(cancelled.outline) != before {
 		t.Errorf("a cancelled outlineAll outlined %d files", len(cancelled.outline)-before)
+	}
+}
+
+// TestCalleesLeaveOutTheFunctionsOwnValues: a plain call of a value the
+// function holds (a hook it ranges over, a parameter, a closure it
+// declares) calls no function of that name; a name also called another
+// way, or declared nowhere in the function, is still a callee.
+func TestCalleesLeaveOutTheFunctionsOwnValues(t *testing.T) {
+	src := `package p
+
+func run(c *client, hooks []func(*client), fn func() error) (done func()) {
+	for _, h := range hooks {
+		h(c)
+	}
+	_ = fn()
+	var cb func()
+	cb()
+	check := func(next func()) { next() }
+	check(nil)
+	done()
+	return finish(c)
+}
+
+func mixed(c *client) {
+	h := c.h
+	h()
+	c.h()
+	send(c)
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"run": {"finish"}, "mixed": {"h", "send"}}
+	for _, d := range f.Decls {
+		fn := d.(*ast.FuncDecl)
+		got := callees(fn)
+		slices.Sort(got)
+		if !slices.Equal(got, want[fn.Name.Name]) {
+			t.Errorf("callees(%s) = %v, want %v", fn.Name.Name, got, want[fn.Name.Name])
+		}
 	}
 }

@@ -43,6 +43,11 @@ const (
 	// none of its inputs: what the test feeds the code flows through the
 	// others.
 	dryWeight = 0.6
+	// meetCallers is how many of the functions reached at the edges'
+	// last level must call a function one call further for it to be
+	// reached too: where the test's paths meet (Glob and GlobWalk each
+	// reach the isDir their directory walks share).
+	meetCallers = 3
 )
 
 // call is a name to resolve in a package's definitions and follow.
@@ -332,6 +337,7 @@ func (r *Ranking) follow(into reach, mods goModules, seen map[string]bool, queue
 	// method. names are the names followed either way, which edgeNodes
 	// bounds.
 	names := maps.Clone(seen)
+	past := meetings{}
 	for len(queue) > 0 && len(names) <= edgeNodes {
 		c := queue[0]
 		queue = queue[1:]
@@ -365,6 +371,9 @@ func (r *Ranking) follow(into reach, mods goModules, seen map[string]bool, queue
 					into.at(j, s.decl, ws)
 				}
 				if c.depth+1 == edgeDepth {
+					if code {
+						past.add([2]int{j, s.decl}, ws, c, calls(c.dir, mods, s, c.depth+1, c.weight))
+					}
 					continue
 				}
 				for _, n := range calls(c.dir, mods, s, c.depth+1, c.weight) {
@@ -377,6 +386,82 @@ func (r *Ranking) follow(into reach, mods goModules, seen map[string]bool, queue
 						queue = append(queue, n)
 					}
 				}
+			}
+		}
+	}
+	r.meet(into, past, names)
+}
+
+// meeting is a function one call past the edges' last level: the
+// call, and the weight each function reached at that level that calls
+// it would give it (file and declaration line -> weight).
+type meeting struct {
+	call    call
+	callers map[[2]int]float64
+}
+
+// meetings are the calls past the edges' last level, by package and name.
+type meetings map[string]*meeting
+
+// add records the calls ns of the function declared at caller, reached
+// with weight w through c.
+func (m meetings) add(caller [2]int, w float64, c call, ns []call) {
+	for _, n := range ns {
+		k := n.dir + ":" + n.name
+		g := m[k]
+		if g == nil {
+			g = &meeting{call: n, callers: map[[2]int]float64{}}
+			m[k] = g
+		} else if g.call.types != nil {
+			if n.types == nil {
+				g.call.types = nil
+			} else {
+				g.call.types = maps.Clone(g.call.types)
+				maps.Copy(g.call.types, n.types)
+			}
+		}
+		// What n's own weight would be one level down: its caller's,
+		// less for the level, less again when dry (see calls).
+		g.callers[caller] = max(g.callers[caller], w*edgeDecay*n.weight/c.weight)
+	}
+}
+
+// meet records the definitions of the calls past the edges' last level
+// that meetCallers or more of the functions reached call, and follow did
+// not reach (names), weighed by the sum of their callers' paths: where
+// the test's separate paths meet is likelier the place than any one
+// function along them.
+func (r *Ranking) meet(into reach, past meetings, names map[string]bool) {
+	var met []*meeting
+	var files []int
+	for k, g := range past {
+		if len(g.callers) < meetCallers || names[k] {
+			continue
+		}
+		met = append(met, g)
+		for _, j := range r.defsIn(g.call.dir)[g.call.name] {
+			if r.goCode(j) {
+				files = append(files, j)
+			}
+		}
+	}
+	slices.Sort(files)
+	r.outlineAll(context.Background(), slices.Compact(files))
+	for _, g := range met {
+		w := 0.0
+		for _, p := range g.callers {
+			w += p
+		}
+		held := g.call.types != nil && r.holds(g.call)
+		for _, j := range r.defsIn(g.call.dir)[g.call.name] {
+			if !r.goCode(j) {
+				continue
+			}
+			for _, s := range r.symbolsNamed(j, g.call.name) {
+				if held && s.recv != "" && !g.call.types[s.recv] {
+					continue
+				}
+				into.at(j, s.decl, w)
 			}
 		}
 	}

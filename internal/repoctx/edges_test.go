@@ -985,3 +985,30 @@ func TestRegistryLinesMatchTheWholeText(t *testing.T) {
 		t.Fatalf("%d matches in all: nothing compared", matched)
 	}
 }
+
+// TestBuildFollowsWhereTheTestsPathsMeet: the failing test calls Glob and
+// GlobWalk; three functions at the edges' last level (two calls below
+// them) each call isDir, the fix site, one call further than the edges
+// follow, in a big file of look-alikes no word of the failure names.
+// Where the paths meet is reached and packed; trim, which only two of
+// them call, is not reached.
+func TestBuildFollowsWhereTheTestsPathsMeet(t *testing.T) {
+	big := lookAlikes("glob", "step", "// isDir reports whether name is a directory.\nfunc isDir(name string) bool {\n\treturn strings.HasSuffix(name, \"/\") // the bug\n}\n\n// trim drops a trailing slash.\nfunc trim(name string) string {\n\treturn strings.TrimSuffix(name, \"/\")\n}\n")
+	big = strings.Replace(big, "package glob\n", "package glob\n\nimport \"strings\"\n", 1)
+	repo := newRepo(t, map[string]string{
+		"go.mod":            "module example.com/glob\n",
+		"glob/big.go":       big,
+		"glob/glob.go":      "package glob\n\n// Glob returns the names matching pattern.\nfunc Glob(names []string, pattern string) []string {\n\treturn doGlob(names, pattern)\n}\n\nfunc doGlob(names []string, pattern string) []string {\n\tif pattern == \"**\" {\n\t\treturn globStar(names)\n\t}\n\treturn globDir(names, pattern)\n}\n\nfunc globDir(names []string, pattern string) []string {\n\tvar out []string\n\tfor _, n := range names {\n\t\tif isDir(n) && trim(n) == pattern {\n\t\t\tout = append(out, n)\n\t\t}\n\t}\n\treturn out\n}\n\nfunc globStar(names []string) []string {\n\tvar out []string\n\tfor _, n := range names {\n\t\tif isDir(n) {\n\t\t\tout = append(out, n)\n\t\t}\n\t}\n\treturn out\n}\n",
+		"glob/walk.go":      "package glob\n\n// GlobWalk calls fn for each name matching pattern.\nfunc GlobWalk(names []string, pattern string, fn func(string)) {\n\tdoWalk(names, pattern, fn)\n}\n\nfunc doWalk(names []string, pattern string, fn func(string)) {\n\tfor _, n := range walkDir(names, pattern) {\n\t\tfn(n)\n\t}\n}\n\nfunc walkDir(names []string, pattern string) []string {\n\tvar out []string\n\tfor _, n := range names {\n\t\tif trim(n) == pattern && isDir(n) {\n\t\t\tout = append(out, n)\n\t\t}\n\t}\n\treturn out\n}\n",
+		"glob/glob_test.go": "package glob\n\nimport \"testing\"\n\nfunc TestGlobJunction(t *testing.T) {\n\tnames := []string{\"junction/\"}\n\tgot := Glob(names, \"junction\")\n\tvar walked []string\n\tGlobWalk(names, \"junction\", func(n string) { walked = append(walked, n) })\n\tif len(got) != 1 || len(walked) != 1 {\n\t\tt.Errorf(\"Glob() = %v, GlobWalk() = %v; want [junction/]\", got, walked)\n\t}\n}\n",
+	})
+	failing := "--- FAIL: TestGlobJunction (0.00s)\n    glob_test.go:10: Glob() = [], GlobWalk() = []; want [junction/]\nFAIL\nFAIL\texample.com/glob\t0.002s\n"
+	r := rank(t, repo, failing)
+	i := slices.Index(r.ix.paths, "glob/big.go")
+	for name, want := range map[string]bool{"isDir": true, "trim": false} {
+		if got := r.reached[i][lineOf(big, "func "+name)] > 0; got != want {
+			t.Errorf("%s reached: %v, want %v", name, got, want)
+		}
+	}
+	mustPackFunc(t, build(t, repo, failing, 1200), "glob/big.go", big, "isDir")
+}

@@ -448,8 +448,10 @@ func (r *Ranking) meet(into reach, past meetings, names map[string]bool) {
 	slices.Sort(files)
 	r.outlineAll(context.Background(), slices.Compact(files))
 	for _, g := range met {
+		// Summed in one order, so that the same paths weigh the same.
+		ps := slices.Sorted(maps.Values(g.callers))
 		w := 0.0
-		for _, p := range g.callers {
+		for _, p := range ps {
 			w += p
 		}
 		held := g.call.types != nil && r.holds(g.call)

@@ -311,15 +311,107 @@ func funcSig(fset *token.FileSet, src []byte, d *ast.FuncDecl) string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// callees are the names a function calls: f(), x.f(), pkg.F(); not the
-// names it calls only as its own values (see localCalls).
+// callees are the names a function calls: f(), x.f(), pkg.F() (as
+// callNames gives them); not the names it calls only as its own values,
+// plain calls of a parameter, a result or a variable it declares before
+// the call (for _, h := range hooks { h(req) }): a function value, not
+// the package's function or a method of that name, which following the
+// call would pack. One walk in source order, as Go declares before use.
 func callees(d *ast.FuncDecl) []string {
 	if d.Body == nil {
 		return nil
 	}
-	seen := localCalls(d)
+	var locals, own, other, names []string
+	// locals holds each name once: a long test declares err again and
+	// again.
+	local := func(name string) {
+		if !slices.Contains(locals, name) {
+			locals = append(locals, name)
+		}
+	}
+	fields := func(fl *ast.FieldList) {
+		if fl == nil {
+			return
+		}
+		for _, f := range fl.List {
+			for _, n := range f.Names {
+				local(n.Name)
+			}
+		}
+	}
+	idents := func(es ...ast.Expr) {
+		for _, e := range es {
+			if id, ok := e.(*ast.Ident); ok {
+				local(id.Name)
+			}
+		}
+	}
+	fields(d.Recv)
+	fields(d.Type.Params)
+	fields(d.Type.Results)
+	// A declaration's names count from after its values: h := h() calls
+	// the package's h.
+	var visit func(n ast.Node) bool
+	walk := func(ns ...ast.Node) {
+		for _, n := range ns {
+			ast.Inspect(n, visit)
+		}
+	}
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			name := lastName(n.Fun)
+			if f, ok := n.Fun.(*ast.SelectorExpr); ok {
+				if x, ok := f.X.(*ast.Ident); ok {
+					ms := dispatch[x.Name+"."+name]
+					names, other = append(names, ms...), append(other, ms...)
+				}
+			}
+			if name == "" || goBuiltins[name] {
+				break
+			}
+			names = append(names, name)
+			if id, ok := n.Fun.(*ast.Ident); ok && slices.Contains(locals, id.Name) {
+				own = append(own, name)
+			} else {
+				other = append(other, name)
+			}
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE {
+				for _, e := range n.Rhs {
+					walk(e)
+				}
+				idents(n.Lhs...)
+				return false
+			}
+		case *ast.RangeStmt:
+			if n.Tok == token.DEFINE {
+				walk(n.X)
+				idents(n.Key, n.Value)
+				walk(n.Body)
+				return false
+			}
+		case *ast.ValueSpec:
+			for _, e := range n.Values {
+				walk(e)
+			}
+			for _, id := range n.Names {
+				local(id.Name)
+			}
+			return false
+		case *ast.FuncLit:
+			fields(n.Type.Params)
+			fields(n.Type.Results)
+		}
+		return true
+	}
+	walk(d.Body)
+	seen := map[string]bool{}
+	for _, name := range own {
+		seen[name] = !slices.Contains(other, name)
+	}
 	var out []string
-	for _, name := range callNames(d.Body) {
+	for _, name := range names {
 		if !seen[name] {
 			seen[name] = true
 			out = append(out, name)
@@ -577,68 +669,4 @@ func lightOutline(o *outline) {
 			s.sig = s.sig[:117] + "..."
 		}
 	}
-}
-
-// localCalls are the names d calls only as its own values, plain calls
-// of a parameter, a result or a variable it declares (for _, h := range
-// hooks { h(req) }): a function value, not the package's function or a
-// method of that name, which following the call would pack.
-func localCalls(d *ast.FuncDecl) map[string]bool {
-	locals := map[string]bool{}
-	fields := func(fl *ast.FieldList) {
-		if fl == nil {
-			return
-		}
-		for _, f := range fl.List {
-			for _, n := range f.Names {
-				locals[n.Name] = true
-			}
-		}
-	}
-	idents := func(es ...ast.Expr) {
-		for _, e := range es {
-			if id, ok := e.(*ast.Ident); ok {
-				locals[id.Name] = true
-			}
-		}
-	}
-	fields(d.Recv)
-	fields(d.Type.Params)
-	fields(d.Type.Results)
-	ast.Inspect(d.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			if n.Tok == token.DEFINE {
-				idents(n.Lhs...)
-			}
-		case *ast.RangeStmt:
-			if n.Tok == token.DEFINE {
-				idents(n.Key, n.Value)
-			}
-		case *ast.ValueSpec:
-			for _, id := range n.Names {
-				locals[id.Name] = true
-			}
-		case *ast.FuncLit:
-			fields(n.Type.Params)
-			fields(n.Type.Results)
-		}
-		return true
-	})
-	own := map[string]bool{}
-	other := map[string]bool{}
-	ast.Inspect(d.Body, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok {
-			if id, ok := c.Fun.(*ast.Ident); ok && locals[id.Name] {
-				own[id.Name] = true
-			} else if name := lastName(c.Fun); name != "" {
-				other[name] = true
-			}
-		}
-		return true
-	})
-	for name := range other {
-		delete(own, name)
-	}
-	return own
 }

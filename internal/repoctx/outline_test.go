@@ -60,7 +60,8 @@ func TestOutlineAllOutlinesAsOutlineOfDoes(t *testing.T) {
 // TestCalleesLeaveOutTheFunctionsOwnValues: a plain call of a value the
 // function holds (a hook it ranges over, a parameter, a closure it
 // declares) calls no function of that name; a name also called another
-// way, or declared nowhere in the function, is still a callee.
+// way, or called before the function declares it (in the value that
+// declares it too), is still a callee.
 func TestCalleesLeaveOutTheFunctionsOwnValues(t *testing.T) {
 	src := `package p
 
@@ -83,13 +84,29 @@ func mixed(c *client) {
 	c.h()
 	send(c)
 }
+
+func later() {
+	helper()
+	helper := func() {}
+	helper()
+}
+
+func shadow() {
+	open := open()
+	for _, next := range next() {
+		next()
+	}
+	var load = load()
+	open()
+	load()
+}
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, parser.SkipObjectResolution)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string][]string{"run": {"finish"}, "mixed": {"h", "send"}}
+	want := map[string][]string{"run": {"finish"}, "mixed": {"h", "send"}, "later": {"helper"}, "shadow": {"load", "next", "open"}}
 	for _, d := range f.Decls {
 		fn := d.(*ast.FuncDecl)
 		got := callees(fn)

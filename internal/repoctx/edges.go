@@ -515,7 +515,6 @@ func (r *Ranking) heldTypes(dir string, s symbol) map[string]bool {
 	for _, t := range s.builds {
 		types[t] = true
 	}
-	r.outlineAll(context.Background(), r.calleeFiles(dir, s))
 	for _, name := range s.callees {
 		for _, j := range r.defsIn(dir)[name] {
 			if !r.goCode(j) {
@@ -874,21 +873,28 @@ func (r *Ranking) passedSubtestCalls(i int, s symbol, lines []int) map[string]bo
 func callNames(n ast.Node) []string {
 	var out []string
 	ast.Inspect(n, func(n ast.Node) bool {
-		c, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		name := lastName(c.Fun)
-		if f, ok := c.Fun.(*ast.SelectorExpr); ok {
-			if x, ok := f.X.(*ast.Ident); ok {
-				out = append(out, dispatch[x.Name+"."+name]...)
-			}
-		}
-		if name != "" && !goBuiltins[name] {
-			out = append(out, name)
+		if c, ok := n.(*ast.CallExpr); ok {
+			out = append(out, callName(c)...)
 		}
 		return true
 	})
+	return out
+}
+
+// callName are the names call c means: its function's name (not a
+// builtin's), after the functions a standard library call dispatches to
+// (dispatch).
+func callName(c *ast.CallExpr) []string {
+	var out []string
+	name := lastName(c.Fun)
+	if f, ok := c.Fun.(*ast.SelectorExpr); ok {
+		if x, ok := f.X.(*ast.Ident); ok {
+			out = append(out, dispatch[x.Name+"."+name]...)
+		}
+	}
+	if name != "" && !goBuiltins[name] {
+		out = append(out, name)
+	}
 	return out
 }
 

@@ -312,7 +312,7 @@ func funcSig(fset *token.FileSet, src []byte, d *ast.FuncDecl) string {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // callees are the names a function calls: f(), x.f(), pkg.F() (as
-// callNames gives them); not the names it calls only as its own values,
+// callName gives them); not the names it calls only as its own values,
 // plain calls of a parameter, a result or a variable it declares before
 // the call (for _, h := range hooks { h(req) }): a function value, not
 // the package's function or a method of that name, which following the
@@ -360,21 +360,12 @@ func callees(d *ast.FuncDecl) []string {
 	visit = func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			name := lastName(n.Fun)
-			if f, ok := n.Fun.(*ast.SelectorExpr); ok {
-				if x, ok := f.X.(*ast.Ident); ok {
-					ms := dispatch[x.Name+"."+name]
-					names, other = append(names, ms...), append(other, ms...)
-				}
-			}
-			if name == "" || goBuiltins[name] {
-				break
-			}
-			names = append(names, name)
+			ms := callName(n)
+			names = append(names, ms...)
 			if id, ok := n.Fun.(*ast.Ident); ok && slices.Contains(locals, id.Name) {
-				own = append(own, name)
+				own = append(own, ms...)
 			} else {
-				other = append(other, name)
+				other = append(other, ms...)
 			}
 		case *ast.AssignStmt:
 			if n.Tok == token.DEFINE {

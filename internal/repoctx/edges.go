@@ -675,6 +675,7 @@ func (r *Ranking) subjectCalls(i int, s symbol, line int) []string {
 		return nil
 	}
 	var stmt ast.Stmt
+	var conds []ast.Expr // of the if statements whose bodies hold the line
 	ast.Inspect(fn.Body, func(n ast.Node) bool {
 		s, ok := n.(ast.Stmt)
 		if !ok {
@@ -683,6 +684,9 @@ func (r *Ranking) subjectCalls(i int, s symbol, line int) []string {
 		if lineOf(s.Pos()) <= line && line <= lineOf(s.End()) {
 			if _, block := s.(*ast.BlockStmt); !block {
 				stmt = s // deeper statements come later
+			}
+			if is, ok := s.(*ast.IfStmt); ok && line > lineOf(is.Body.Lbrace) {
+				conds = append(conds, is.Cond)
 			}
 			return true
 		}
@@ -717,11 +721,14 @@ func (r *Ranking) subjectCalls(i int, s symbol, line int) []string {
 		return nil
 	}
 	addCalls(head)
-	// The variables the statement uses, traced back through assignments
-	// before it, two steps; and the methods called on them before it,
-	// which made them what the line finds (index.Build(rules) before
+	// The variables the statement uses, and those the conditions that led
+	// to it test (if value.handlers == nil { t.Errorf("no handler for %s",
+	// path) } is about value), traced back through assignments before it,
+	// two steps; and the methods called on them before it, which made
+	// them what the line finds (index.Build(rules) before
 	// index.Lookup(key)), but not those of the test's *testing.T.
 	uses := identsIn(head)
+	maps.Copy(uses, condVars(fn, conds))
 	tparams := testingParams(fn)
 	for range 2 {
 		var more []string
@@ -753,6 +760,34 @@ func (r *Ranking) subjectCalls(i int, s symbol, line int) []string {
 		uses = map[string]bool{}
 		for _, v := range more {
 			uses[v] = true
+		}
+	}
+	return out
+}
+
+// condVars are the variables fn assigns that conds use: its own values,
+// not a package's name (time in time.Now()) or a field's.
+func condVars(fn *ast.FuncDecl, conds []ast.Expr) map[string]bool {
+	out := map[string]bool{}
+	if len(conds) == 0 {
+		return out
+	}
+	assigned := map[string]bool{}
+	ast.Inspect(fn.Body, func(n ast.Node) bool {
+		if a, ok := n.(*ast.AssignStmt); ok {
+			for _, lhs := range a.Lhs {
+				if id, ok := lhs.(*ast.Ident); ok {
+					assigned[id.Name] = true
+				}
+			}
+		}
+		return true
+	})
+	for _, c := range conds {
+		for v := range identsIn(c) {
+			if assigned[v] {
+				out[v] = true
+			}
 		}
 	}
 	return out

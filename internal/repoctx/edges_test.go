@@ -952,6 +952,35 @@ func TestBuildFollowsTheMethodsCalledOnTheAssertionsValues(t *testing.T) {
 	mustPackFunc(t, build(t, repo, failing, 1000), "ix/ix.go", code.String(), "(x *Index) insert")
 }
 
+// TestBuildFollowsWhatTheFailingLinesConditionTests: the failing line
+// is a t.Errorf that names only the test's input; the if around it tests
+// the value Render returned, after thirty set-up calls that use up the
+// test's edges. The condition's variable is part of the assertion's
+// subject: Render is followed first, and quote, below it, where the
+// fault is, is shown. The condition's package name (time in time.Now())
+// is no variable: the Now of the package, a look-alike, is not reached.
+func TestBuildFollowsWhatTheFailingLinesConditionTests(t *testing.T) {
+	var code, test strings.Builder
+	code.WriteString("package rd\n\n// Render brackets s.\nfunc Render(s string) string {\n\treturn \"[\" + quote(s) + \"]\"\n}\n\n" +
+		"func quote(s string) string {\n\treturn s // the fault: < is not escaped\n}\n\n" +
+		"// Now is the render clock.\nfunc Now() int {\n\treturn tick()\n}\n\nfunc tick() int {\n\treturn 1\n}\n")
+	test.WriteString("package rd\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestRender(t *testing.T) {\n")
+	for k := range 30 {
+		fmt.Fprintf(&code, "\n// setup%d prepares case %d.\nfunc setup%d(n int) int {\n\tif n > %d {\n\t\treturn n - %d\n\t}\n\treturn n + %d\n}\n", k, k, k, k, k, k)
+		fmt.Fprintf(&test, "\tsetup%d(%d)\n", k, k)
+	}
+	test.WriteString("\tin := \"a<b\"\n\tgot := Render(in)\n\tif got != \"[a&lt;b]\" && time.Now().Year() > 2000 {\n\t\tt.Errorf(\"wrong output for %q\", in)\n\t}\n}\n")
+	src := test.String()
+	repo := newRepo(t, map[string]string{"go.mod": "module example.com/rd\n", "rd/rd.go": code.String(), "rd/rd_test.go": src})
+	failing := fmt.Sprintf("--- FAIL: TestRender (0.00s)\n    rd_test.go:%d: wrong output for \"a<b\"\nFAIL\nFAIL\texample.com/rd\t0.002s\n", lineOf(src, "\t\tt.Errorf("))
+	mustPackFunc(t, build(t, repo, failing, 1000), "rd/rd.go", code.String(), "quote")
+	r := rank(t, repo, failing)
+	i := slices.Index(r.ix.paths, "rd/rd.go")
+	if w := r.reached[i][lineOf(code.String(), "func tick(")]; w > 0 {
+		t.Errorf("tick, under the package's Now, is reached (%v): time.Now() in the condition names no variable", w)
+	}
+}
+
 // TestRegistryLinesMatchTheWholeText: matching the registry regexps only
 // from the lines that can start them finds what the regexps (?m)^\s*...
 // find across the whole text, in the same order.

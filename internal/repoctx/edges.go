@@ -134,6 +134,11 @@ func (r *Ranking) testEdges(bonus []float64) {
 					}
 				}
 			}
+			// A line the output names in a helper the test calls
+			// (checkRequests(t, tree, requests), whose t.Errorf the
+			// output names, not the test's line) is the test's
+			// assertion too.
+			subject = append(subject, r.helperSubjects(dir, s)...)
 			// The test's calls that only its passing subtests make are
 			// no evidence, and would use up edgeNodes before the failing
 			// subtest's callees.
@@ -787,6 +792,34 @@ func condVars(fn *ast.FuncDecl, conds []ast.Expr) map[string]bool {
 		for v := range identsIn(c) {
 			if assigned[v] {
 				out[v] = true
+			}
+		}
+	}
+	return out
+}
+
+// helperSubjects are the subjects of the lines the output names in the
+// helpers test s (of directory dir) calls: the functions of dir's Go test
+// files that are not tests.
+func (r *Ranking) helperSubjects(dir string, s symbol) []call {
+	var out []call
+	for _, fl := range r.lines {
+		j := int(fl.file)
+		p := r.ix.paths[j]
+		if path.Dir(p) != dir || !isTestFile(p) || path.Ext(p) != ".go" {
+			continue
+		}
+		o := r.outlineOf(j)
+		if o == nil {
+			continue
+		}
+		for _, h := range o.syms {
+			line := int(fl.line)
+			if line < h.start || line > h.end || h.name == s.name || strings.HasPrefix(h.name, "Test") || !slices.Contains(s.callees, h.name) {
+				continue
+			}
+			for _, c := range r.subjectCalls(j, h, line) {
+				out = append(out, call{dir: dir, name: c, weight: subjectWeight})
 			}
 		}
 	}

@@ -929,6 +929,15 @@ func TestDirDefsListsEachFileOnce(t *testing.T) {
 	}
 }
 
+// setUpMuch adds thirty set-up functions to code and a call of each to
+// test: more calls than the edges follow from a test (edgeNodes).
+func setUpMuch(code, test *strings.Builder) {
+	for k := range 30 {
+		fmt.Fprintf(code, "\n// setup%d prepares case %d.\nfunc setup%d(n int) int {\n\tif n > %d {\n\t\treturn n - %d\n\t}\n\treturn n + %d\n}\n", k, k, k, k, k, k)
+		fmt.Fprintf(test, "\tsetup%d(%d)\n", k, k)
+	}
+}
+
 // TestBuildFollowsTheMethodsCalledOnTheAssertionsValues: the failing line
 // looks a key up in the index the test built with idx.Build(words), after
 // thirty set-up calls that use up the test's edges. Build made the index
@@ -941,10 +950,7 @@ func TestBuildFollowsTheMethodsCalledOnTheAssertionsValues(t *testing.T) {
 		"func (x *Index) insert(w string) {\n\tx.m[w] = 1 // the fault: a second w is not counted\n}\n\n" +
 		"// Lookup is the count of w.\nfunc (x *Index) Lookup(w string) int { return x.m[w] }\n")
 	test.WriteString("package ix\n\nimport \"testing\"\n\nfunc TestLookup(t *testing.T) {\n")
-	for k := range 30 {
-		fmt.Fprintf(&code, "\n// setup%d prepares case %d.\nfunc setup%d(n int) int {\n\tif n > %d {\n\t\treturn n - %d\n\t}\n\treturn n + %d\n}\n", k, k, k, k, k, k)
-		fmt.Fprintf(&test, "\tsetup%d(%d)\n", k, k)
-	}
+	setUpMuch(&code, &test)
 	test.WriteString("\tidx := New()\n\tidx.Build([]string{\"a\", \"a\"})\n\tif got := idx.Lookup(\"a\"); got != 2 {\n\t\tt.Errorf(\"Lookup(a) = %d, want 2\", got)\n\t}\n}\n")
 	src := test.String()
 	repo := newRepo(t, map[string]string{"go.mod": "module example.com/ix\n", "ix/ix.go": code.String(), "ix/ix_test.go": src})
@@ -960,25 +966,51 @@ func TestBuildFollowsTheMethodsCalledOnTheAssertionsValues(t *testing.T) {
 // fault is, is shown. The condition's package name (time in time.Now())
 // is no variable: the Now of the package, a look-alike, is not reached.
 func TestBuildFollowsWhatTheFailingLinesConditionTests(t *testing.T) {
-	var code, test strings.Builder
-	code.WriteString("package rd\n\n// Render brackets s.\nfunc Render(s string) string {\n\treturn \"[\" + quote(s) + \"]\"\n}\n\n" +
-		"func quote(s string) string {\n\treturn s // the fault: < is not escaped\n}\n\n" +
-		"// Now is the render clock.\nfunc Now() int {\n\treturn tick()\n}\n\nfunc tick() int {\n\treturn 1\n}\n")
-	test.WriteString("package rd\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestRender(t *testing.T) {\n")
-	for k := range 30 {
-		fmt.Fprintf(&code, "\n// setup%d prepares case %d.\nfunc setup%d(n int) int {\n\tif n > %d {\n\t\treturn n - %d\n\t}\n\treturn n + %d\n}\n", k, k, k, k, k, k)
-		fmt.Fprintf(&test, "\tsetup%d(%d)\n", k, k)
-	}
-	test.WriteString("\tin := \"a<b\"\n\tgot := Render(in)\n\tif got != \"[a&lt;b]\" && time.Now().Year() > 2000 {\n\t\tt.Errorf(\"wrong output for %q\", in)\n\t}\n}\n")
-	src := test.String()
-	repo := newRepo(t, map[string]string{"go.mod": "module example.com/rd\n", "rd/rd.go": code.String(), "rd/rd_test.go": src})
+	repo, code, src := setUpMuchRepo(t, "rd", "// Render brackets s.\nfunc Render(s string) string {\n\treturn \"[\" + quote(s) + \"]\"\n}\n\n"+
+		"func quote(s string) string {\n\treturn s // the fault: < is not escaped\n}\n\n"+
+		"// Now is the render clock.\nfunc Now() int {\n\treturn tick()\n}\n\nfunc tick() int {\n\treturn 1\n}\n",
+		"import (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestRender(t *testing.T) {\n",
+		"\tin := \"a<b\"\n\tgot := Render(in)\n\tif got != \"[a&lt;b]\" && time.Now().Year() > 2000 {\n\t\tt.Errorf(\"wrong output for %q\", in)\n\t}\n}\n", nil)
 	failing := fmt.Sprintf("--- FAIL: TestRender (0.00s)\n    rd_test.go:%d: wrong output for \"a<b\"\nFAIL\nFAIL\texample.com/rd\t0.002s\n", lineOf(src, "\t\tt.Errorf("))
-	mustPackFunc(t, build(t, repo, failing, 1000), "rd/rd.go", code.String(), "quote")
+	mustPackFunc(t, build(t, repo, failing, 1000), "rd/rd.go", code, "quote")
 	r := rank(t, repo, failing)
 	i := slices.Index(r.ix.paths, "rd/rd.go")
-	if w := r.reached[i][lineOf(code.String(), "func tick(")]; w > 0 {
+	if w := r.reached[i][lineOf(code, "func tick(")]; w > 0 {
 		t.Errorf("tick, under the package's Now, is reached (%v): time.Now() in the condition names no variable", w)
 	}
+}
+
+// TestBuildFollowsTheAssertionInTheTestsHelper: the failing test sets up
+// much, then hands its tree to check, a helper in another test file,
+// whose t.Errorf is the line the output names: the test names no line
+// of its own. What the helper's assertion is about (the node lookup
+// returned) is the test's subject: lookup is followed first, and match,
+// below it, where the fault is, is shown.
+func TestBuildFollowsTheAssertionInTheTestsHelper(t *testing.T) {
+	helper := "package rt\n\nimport \"testing\"\n\nfunc check(t *testing.T, tr *Tree, p string) {\n\tv := tr.lookup(p)\n\tif v == nil {\n\t\tt.Errorf(\"no route for %s\", p)\n\t}\n}\n"
+	repo, code, _ := setUpMuchRepo(t, "rt", "// Tree routes paths.\ntype Tree struct{ paths []string }\n\n"+
+		"// lookup finds the node of p.\nfunc (tr *Tree) lookup(p string) *string {\n\tfor k := range tr.paths {\n\t\tif match(tr.paths[k], p) {\n\t\t\treturn &tr.paths[k]\n\t\t}\n\t}\n\treturn nil\n}\n\n"+
+		"func match(pattern, p string) bool {\n\treturn pattern == p // the fault: an exact compare\n}\n",
+		"import \"testing\"\n\nfunc TestRoutes(t *testing.T) {\n",
+		"\tcheck(t, &Tree{paths: []string{\"/a/*\"}}, \"/a/b\")\n}\n", map[string]string{"rt/helpers_test.go": helper})
+	failing := fmt.Sprintf("--- FAIL: TestRoutes (0.00s)\n    helpers_test.go:%d: no route for /a/b\nFAIL\nFAIL\texample.com/rt\t0.002s\n", lineOf(helper, "\t\tt.Errorf("))
+	mustPackFunc(t, build(t, repo, failing, 1000), "rt/rt.go", code, "match")
+}
+
+// setUpMuchRepo is module example.com/pkg: pkg/pkg.go holds code and
+// thirty set-up functions, pkg/pkg_test.go head (after the package
+// clause: imports and a test's first line), a call of each set-up
+// function, then tail; more are other files. It returns the repository
+// and the two files' text.
+func setUpMuchRepo(t *testing.T, pkg, code, head, tail string, more map[string]string) (repo, codeSrc, testSrc string) {
+	var c, tst strings.Builder
+	c.WriteString("package " + pkg + "\n\n" + code)
+	tst.WriteString("package " + pkg + "\n\n" + head)
+	setUpMuch(&c, &tst)
+	tst.WriteString(tail)
+	files := map[string]string{"go.mod": "module example.com/" + pkg + "\n", pkg + "/" + pkg + ".go": c.String(), pkg + "/" + pkg + "_test.go": tst.String()}
+	maps.Copy(files, more)
+	return newRepo(t, files), c.String(), tst.String()
 }
 
 // TestRegistryLinesMatchTheWholeText: matching the registry regexps only

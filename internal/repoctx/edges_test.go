@@ -315,6 +315,34 @@ func TestBuildShowsABigReachedFunctionWholeWhenThereIsRoom(t *testing.T) {
 	}
 }
 
+// TestBuildShowsTheAssertionsSubjectWholeBeforeTheSetUp: the failing
+// line checks what decode returns, a function too big for one focused
+// part of the budget (focusedShare); the test first calls eight set-up
+// functions, each shown whole. decode, the assertion's subject, may take
+// subjectUnits parts: it is shown whole, its bug included, before the
+// set-up takes the room.
+func TestBuildShowsTheAssertionsSubjectWholeBeforeTheSetUp(t *testing.T) {
+	code := "package calc\n\n" + bigDecode(40, "n = -1")
+	var setup, calls strings.Builder
+	setup.WriteString("package calc\n")
+	for k := range 8 {
+		fmt.Fprintf(&setup, "\n// prepare%d readies table %d.\nfunc prepare%d() []int {\n\tt := make([]int, %d)\n", k, k, k, k+4)
+		for j := range 20 {
+			fmt.Fprintf(&setup, "\tt[%d%%len(t)] += %d\n", j, j*k+1)
+		}
+		setup.WriteString("\treturn t\n}\n")
+		fmt.Fprintf(&calls, "\tprepare%d()\n", k)
+	}
+	test := "package calc\n\nimport \"testing\"\n\nfunc TestDecodeEmpty(t *testing.T) {\n" + calls.String() + "\tif got := decode(nil); got != 0 {\n\t\tt.Errorf(\"decode(nil) = %d, want 0\", got)\n\t}\n}\n"
+	repo := newRepo(t, map[string]string{"go.mod": "module example.com/calc\n", "calc/decode.go": code, "calc/setup.go": setup.String(), "calc/calc_test.go": test})
+	failing := fmt.Sprintf("--- FAIL: TestDecodeEmpty (0.00s)\n    calc_test.go:%d: decode(nil) = -1, want 0\nFAIL\nFAIL\texample.com/calc\t0.002s\n", lineOf(test, "\t\tt.Errorf("))
+	p := build(t, repo, failing, 5000)
+	from, to := lineOf(code, "// decode reads"), strings.Count(code, "\n")
+	if f := fileOf(p, "calc/decode.go"); f == nil || !covers(f, from, to) {
+		t.Fatalf("decode (calc/decode.go:%d-%d, its bug at line %d) is not shown whole; files %v, calc/decode.go %+v", from, to, lineOf(code, "n = -1"), paths(p), f)
+	}
+}
+
 // bigDecode is a function decode of a switch with cases look-alike cases
 // and, halfway down, the case of an empty record, doing stmt.
 func bigDecode(cases int, stmt string) string {

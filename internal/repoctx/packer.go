@@ -35,6 +35,12 @@ const (
 	// focusedShare is the most of the code budget one definition the
 	// query points at may take to be packed whole.
 	focusedShare = 0.15
+	// subjectUnits is how many times focusedShare of the code budget the
+	// failing test's assertion's subject (a definition the edges reach
+	// at subjectWeight or more) may take to be packed whole: what the
+	// failing line checks is likelier the place than what the test
+	// calls to set it up.
+	subjectUnits = 3
 	// partFiles is how many of the best files the packer weighs the
 	// parts of against each other; the rest are packed file by file.
 	partFiles = 12
@@ -731,9 +737,10 @@ func (r *Ranking) failingTestFile(i int) bool {
 // with query terms that no definition covers. narrow keeps only the
 // definitions and lines the query points at (focus lines). A big
 // definition the query points at is packed whole when it costs at most
-// unit tokens; else its head and windows come first, and (not narrow)
-// the whole of it after them, for when room is left: a fix is often
-// anywhere in the body of the function the failing test reaches.
+// unit tokens (subjectUnits times that for the assertion's subject);
+// else its head and windows come first, and (not narrow) the whole of it
+// after them, for when room is left: a fix is often anywhere in the body
+// of the function the failing test reaches.
 func (r *Ranking) candidates(i int, o *outline, narrow bool, unit int) []cand {
 	var cs []cand
 	for _, s := range o.syms {
@@ -742,7 +749,11 @@ func (r *Ranking) candidates(i int, o *outline, narrow bool, unit int) []cand {
 			continue
 		}
 		size := s.end - s.start + 1
-		if size <= bigSymbol && !r.trimmedTest(i, s) || size <= bigFocused && !isTestFile(r.ix.paths[i]) && r.focused(i, s) && r.cost(i, o, []Chunk{span(s.start, s.end)}) <= unit {
+		room := unit
+		if r.reached[i][s.decl] >= subjectWeight {
+			room = subjectUnits * unit
+		}
+		if size <= bigSymbol && !r.trimmedTest(i, s) || size <= bigFocused && !isTestFile(r.ix.paths[i]) && r.focused(i, s) && r.cost(i, o, []Chunk{span(s.start, s.end)}) <= room {
 			cs = append(cs, cand{span(s.start, s.end), sc})
 			continue
 		}

@@ -183,6 +183,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 	if len(r.q.tests) == 0 {
 		r.apiEdges(mods)
 	}
+	r.builtTypes()
 	// Each file is raised by its best reached function: a file of many
 	// set-up helpers is no likelier the place than the one the assertion
 	// reaches.
@@ -192,6 +193,38 @@ func (r *Ranking) testEdges(bonus []float64) {
 			best = max(best, w)
 		}
 		bonus[i] += 0.3 * best
+	}
+}
+
+// builtTypes reaches the types the assertion's subject (a function
+// reached at subjectWeight or more) builds (&skip{...}) and its own file
+// declares, when small, at minFocusReach: the least that makes them a
+// focus, so that they are shown with it but raise nothing else. A fix
+// often changes what the function builds, and a patch that builds one
+// needs its fields.
+func (r *Ranking) builtTypes() {
+	type at struct{ i, line int }
+	var add []at
+	for i, m := range r.reached {
+		o := r.outlineOf(i)
+		if o == nil {
+			continue
+		}
+		for _, s := range o.syms {
+			if m[s.decl] < subjectWeight {
+				continue
+			}
+			for _, t := range s.builds {
+				for _, ts := range r.symbolsNamed(i, t) {
+					if strings.HasPrefix(ts.sig, "type ") && ts.end-ts.start+1 <= bigSymbol {
+						add = append(add, at{i, ts.decl})
+					}
+				}
+			}
+		}
+	}
+	for _, a := range add {
+		r.reached.at(a.i, a.line, minFocusReach)
 	}
 }
 

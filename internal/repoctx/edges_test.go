@@ -343,6 +343,30 @@ func TestBuildShowsTheAssertionsSubjectWholeBeforeTheSetUp(t *testing.T) {
 	}
 }
 
+// TestBuildShowsTheTypesTheSubjectBuilds: the failing line checks what
+// find returns; find builds a hop, a type declared at the other end of
+// a file of look-alikes, which no word of the failure names. The type is
+// shown with find; mark, beside it, is not reached.
+func TestBuildShowsTheTypesTheSubjectBuilds(t *testing.T) {
+	types := "// hop is a step back to retry from.\ntype hop struct {\n\tpath string\n\tat   int\n}\n\n// mark is a visited place.\ntype mark struct {\n\tseen int\n}\n\n"
+	find := "// Tree routes paths.\ntype Tree struct{ kids []*Tree }\n\n// find is the node of p, retrying from the last step back.\nfunc (tr *Tree) find(p string) *Tree {\n\tvar back *hop\n\tfor i, k := range tr.kids {\n\t\tif k != nil {\n\t\t\tback = &hop{path: p, at: i}\n\t\t}\n\t}\n\tif back == nil {\n\t\treturn nil\n\t}\n\treturn tr.kids[back.at]\n}\n"
+	code := strings.Replace(lookAlikes("rt", "step", types), "package rt\n\n", "package rt\n\n"+find+"\n", 1)
+	test := "package rt\n\nimport \"testing\"\n\nfunc TestFind(t *testing.T) {\n\ttr := &Tree{}\n\tif got := tr.find(\"/a\"); got == nil {\n\t\tt.Errorf(\"got nil\")\n\t}\n}\n"
+	repo := newRepo(t, map[string]string{"go.mod": "module example.com/rt\n", "rt/rt.go": code, "rt/rt_test.go": test})
+	failing := fmt.Sprintf("--- FAIL: TestFind (0.00s)\n    rt_test.go:%d: got nil\nFAIL\nFAIL\texample.com/rt\t0.002s\n", lineOf(test, "\t\tt.Errorf("))
+	p := build(t, repo, failing, 1000)
+	mustPackFunc(t, p, "rt/rt.go", code, "(tr *Tree) find")
+	f := fileOf(p, "rt/rt.go")
+	if from := lineOf(code, "type hop struct"); !covers(f, from, from+3) {
+		t.Errorf("hop (rt/rt.go:%d), which find builds, is not shown; rt/rt.go %+v", from, f)
+	}
+	r := rank(t, repo, failing)
+	i := slices.Index(r.ix.paths, "rt/rt.go")
+	if w := r.reached[i][lineOf(code, "type mark struct")]; w > 0 {
+		t.Errorf("mark, which find does not build, is reached (%v)", w)
+	}
+}
+
 // bigDecode is a function decode of a switch with cases look-alike cases
 // and, halfway down, the case of an empty record, doing stmt.
 func bigDecode(cases int, stmt string) string {

@@ -803,8 +803,8 @@ func (r *Ranking) subjectCalls(i int, s symbol, line int) []string {
 	return out
 }
 
-// condVars are the variables fn assigns that conds use: its own values,
-// not a package's name (time in time.Now()) or a field's.
+// condVars are the identifiers of conds that name variables fn assigns:
+// its own values, not a package's name (time in time.Now()).
 func condVars(fn *ast.FuncDecl, conds []ast.Expr) map[string]bool {
 	out := map[string]bool{}
 	if len(conds) == 0 {
@@ -848,7 +848,7 @@ func (r *Ranking) helperSubjects(dir string, s symbol) []call {
 		}
 		for _, h := range o.syms {
 			line := int(fl.line)
-			if line < h.start || line > h.end || h.name == s.name || strings.HasPrefix(h.name, "Test") || !slices.Contains(s.callees, h.name) {
+			if line < h.start || line > h.end || strings.HasPrefix(h.name, "Test") || !slices.Contains(s.callees, h.name) {
 				continue
 			}
 			for _, c := range r.subjectCalls(j, h, line) {

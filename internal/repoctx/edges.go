@@ -766,14 +766,16 @@ func (r *Ranking) subjectCalls(i int, s symbol, line int) []string {
 	// them what the line finds (index.Build(rules) before
 	// index.Lookup(key)), but not those of the test's *testing.T.
 	uses := identsIn(head)
-	maps.Copy(uses, condVars(fn, conds))
-	tparams := testingParams(fn)
+	for _, c := range conds {
+		maps.Copy(uses, identsIn(c))
+	}
+	vars := ownVars(fn)
 	for range 2 {
 		var more []string
 		ast.Inspect(fn.Body, func(n ast.Node) bool {
 			if c, ok := n.(*ast.CallExpr); ok && c.Pos() < stmt.Pos() {
 				if sel, ok := c.Fun.(*ast.SelectorExpr); ok {
-					if x, ok := sel.X.(*ast.Ident); ok && uses[x.Name] && !tparams[x.Name] {
+					if x, ok := sel.X.(*ast.Ident); ok && uses[x.Name] && vars[x.Name] {
 						addCalls(c)
 					}
 				}
@@ -803,30 +805,48 @@ func (r *Ranking) subjectCalls(i int, s symbol, line int) []string {
 	return out
 }
 
-// condVars are the identifiers of conds that name variables fn assigns:
-// its own values, not a package's name (time in time.Now()).
-func condVars(fn *ast.FuncDecl, conds []ast.Expr) map[string]bool {
+// ownVars are the variables fn declares (its parameters, those of the
+// function literals in it, the names it assigns, ranges over or declares
+// with var), but not a *testing.T: the values whose methods made what an
+// assertion finds, not a package's name (time in time.Now()).
+func ownVars(fn *ast.FuncDecl) map[string]bool {
 	out := map[string]bool{}
-	if len(conds) == 0 {
-		return out
-	}
-	assigned := map[string]bool{}
-	ast.Inspect(fn.Body, func(n ast.Node) bool {
-		if a, ok := n.(*ast.AssignStmt); ok {
-			for _, lhs := range a.Lhs {
-				if id, ok := lhs.(*ast.Ident); ok {
-					assigned[id.Name] = true
-				}
+	add := func(es ...ast.Expr) {
+		for _, e := range es {
+			if id, ok := e.(*ast.Ident); ok {
+				out[id.Name] = true
 			}
+		}
+	}
+	fields := func(fl *ast.FieldList) {
+		if fl == nil {
+			return
+		}
+		for _, f := range fl.List {
+			for _, n := range f.Names {
+				out[n.Name] = true
+			}
+		}
+	}
+	fields(fn.Recv)
+	fields(fn.Type.Params)
+	ast.Inspect(fn.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			add(n.Lhs...)
+		case *ast.RangeStmt:
+			add(n.Key, n.Value)
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				out[id.Name] = true
+			}
+		case *ast.FuncLit:
+			fields(n.Type.Params)
 		}
 		return true
 	})
-	for _, c := range conds {
-		for v := range identsIn(c) {
-			if assigned[v] {
-				out[v] = true
-			}
-		}
+	for name := range testingParams(fn) {
+		delete(out, name)
 	}
 	return out
 }

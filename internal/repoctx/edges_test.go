@@ -1016,7 +1016,8 @@ func TestBuildFollowsTheMethodsCalledOnTheAssertionsValues(t *testing.T) {
 // test's edges. The condition's variable is part of the assertion's
 // subject: Render is followed first, and quote, below it, where the
 // fault is, is shown. The condition's package name (time in time.Now())
-// is no variable: the Now of the package, a look-alike, is not reached.
+// is no variable of the test's, whose methods made what it checks: the
+// Now of the package, a look-alike, is not reached.
 func TestBuildFollowsWhatTheFailingLinesConditionTests(t *testing.T) {
 	repo, code, src := setUpMuchRepo(t, "rd", "// Render brackets s.\nfunc Render(s string) string {\n\treturn \"[\" + quote(s) + \"]\"\n}\n\n"+
 		"func quote(s string) string {\n\treturn s // the fault: < is not escaped\n}\n\n"+

@@ -1003,8 +1003,8 @@ func callNames(n ast.Node) []string {
 }
 
 // callName are the names call c means: its function's name (not a
-// builtin's), after the functions a standard library call dispatches to
-// (dispatch).
+// plain call's of a builtin, nor one of everyTestCalls), after the
+// functions a standard library call dispatches to (dispatch).
 func callName(c *ast.CallExpr) []string {
 	var out []string
 	name := lastName(c.Fun)
@@ -1013,7 +1013,8 @@ func callName(c *ast.CallExpr) []string {
 			out = append(out, dispatch[x.Name+"."+name]...)
 		}
 	}
-	if name != "" && !goBuiltins[name] {
+	_, plain := c.Fun.(*ast.Ident)
+	if name != "" && !(plain && goBuiltins[name]) && !everyTestCalls[name] {
 		out = append(out, name)
 	}
 	return out

@@ -1006,7 +1006,7 @@ func TestBuildFollowsTheMethodsCalledOnTheAssertionsValues(t *testing.T) {
 	test.WriteString("\tidx := New()\n\tidx.Build([]string{\"a\", \"a\"})\n\tif got := idx.Lookup(\"a\"); got != 2 {\n\t\tt.Errorf(\"Lookup(a) = %d, want 2\", got)\n\t}\n}\n")
 	src := test.String()
 	repo := newRepo(t, map[string]string{"go.mod": "module example.com/ix\n", "ix/ix.go": code.String(), "ix/ix_test.go": src})
-	failing := fmt.Sprintf("--- FAIL: TestLookup (0.00s)\n    ix_test.go:%d: Lookup(a) = 1, want 2\nFAIL\nFAIL\texample.com/ix\t0.002s\n", lineOf(src, "\t\tt.Errorf("))
+	failing := errorfOutput("ix", "TestLookup", src, "Lookup(a) = 1, want 2")
 	mustPackFunc(t, build(t, repo, failing, 1000), "ix/ix.go", code.String(), "(x *Index) insert")
 }
 
@@ -1024,7 +1024,7 @@ func TestBuildFollowsWhatTheFailingLinesConditionTests(t *testing.T) {
 		"// Now is the render clock.\nfunc Now() int {\n\treturn tick()\n}\n\nfunc tick() int {\n\treturn 1\n}\n",
 		"import (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestRender(t *testing.T) {\n",
 		"\tin := \"a<b\"\n\tgot := Render(in)\n\tif got != \"[a&lt;b]\" && time.Now().Year() > 2000 {\n\t\tt.Errorf(\"wrong output for %q\", in)\n\t}\n}\n", nil)
-	failing := fmt.Sprintf("--- FAIL: TestRender (0.00s)\n    rd_test.go:%d: wrong output for \"a<b\"\nFAIL\nFAIL\texample.com/rd\t0.002s\n", lineOf(src, "\t\tt.Errorf("))
+	failing := errorfOutput("rd", "TestRender", src, "wrong output for \"a<b\"")
 	mustPackFunc(t, build(t, repo, failing, 1000), "rd/rd.go", code, "quote")
 	r := rank(t, repo, failing)
 	i := slices.Index(r.ix.paths, "rd/rd.go")
@@ -1048,6 +1048,12 @@ func TestBuildFollowsTheAssertionInTheTestsHelper(t *testing.T) {
 		"\tcheck(t, &Tree{paths: []string{\"/a/*\"}}, \"/a/b\")\n}\n", map[string]string{"rt/helpers_test.go": helper})
 	failing := fmt.Sprintf("--- FAIL: TestRoutes (0.00s)\n    helpers_test.go:%d: no route for /a/b\nFAIL\nFAIL\texample.com/rt\t0.002s\n", lineOf(helper, "\t\tt.Errorf("))
 	mustPackFunc(t, build(t, repo, failing, 1000), "rt/rt.go", code, "match")
+}
+
+// errorfOutput is go test's output for test of package pkg failing at
+// the t.Errorf line of src, its test file pkg/pkg_test.go, with msg.
+func errorfOutput(pkg, test, src, msg string) string {
+	return fmt.Sprintf("--- FAIL: %s (0.00s)\n    %s_test.go:%d: %s\nFAIL\nFAIL\texample.com/%s\t0.002s\n", test, pkg, lineOf(src, "\t\tt.Errorf("), msg, pkg)
 }
 
 // setUpMuchRepo is module example.com/pkg: pkg/pkg.go holds code and
@@ -1125,4 +1131,20 @@ func TestBuildFollowsWhereTheTestsPathsMeet(t *testing.T) {
 		}
 	}
 	mustPackFunc(t, build(t, repo, failing, 1200), "glob/big.go", big, "isDir")
+}
+
+// TestBuildFollowsAMethodNamedLikeABuiltin: the failing line checks what
+// sl.append returned, after thirty set-up calls that use up the test's
+// edges. append is a builtin only when called plainly (append(s, x));
+// called on a value it is the loop's method, the assertion's subject,
+// and dedupe, below it, where the fault is, is shown.
+func TestBuildFollowsAMethodNamedLikeABuiltin(t *testing.T) {
+	repo, code, src := setUpMuchRepo(t, "sc", "// loop scrapes samples.\ntype loop struct{ seen map[string]bool }\n\n"+
+		"func newLoop() *loop { return &loop{seen: map[string]bool{}} }\n\n"+
+		"// append stores the samples of b and says how many are new.\nfunc (l *loop) append(b []string) (added int) {\n\tfor _, s := range b {\n\t\tadded += l.dedupe(s)\n\t}\n\treturn added\n}\n\n"+
+		"func (l *loop) dedupe(s string) int {\n\tl.seen[s] = true\n\treturn 1 // the fault: a sample seen before counts again\n}\n",
+		"import \"testing\"\n\nfunc TestScrape(t *testing.T) {\n",
+		"\tsl := newLoop()\n\tadded := sl.append([]string{\"m 1\", \"m 1\"})\n\tif added != 1 {\n\t\tt.Errorf(\"added %d samples, want 1\", added)\n\t}\n}\n", nil)
+	failing := errorfOutput("sc", "TestScrape", src, "added 2 samples, want 1")
+	mustPackFunc(t, build(t, repo, failing, 1000), "sc/sc.go", code, "(l *loop) dedupe")
 }

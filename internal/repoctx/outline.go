@@ -618,11 +618,22 @@ func pkgCalls(d *ast.FuncDecl, imports map[string]string) []pkgCall {
 	return out
 }
 
+// goBuiltins are Go's predeclared functions. A plain call of one
+// (append(s, x)) calls no definition of the package; a call on a value
+// or a package (sl.append(app, b), w.close()) is a method or a function
+// of that name, like any other.
 var goBuiltins = map[string]bool{
 	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true, "delete": true,
 	"imag": true, "len": true, "make": true, "max": true, "min": true, "new": true, "panic": true,
-	"print": true, "println": true, "real": true, "recover": true, "Errorf": true, "Sprintf": true,
-	"Fatalf": true, "Fatal": true, "Error": true, "Logf": true, "Helper": true, "String": true,
+	"print": true, "println": true, "real": true, "recover": true,
+}
+
+// everyTestCalls are the names of the testing and fmt calls that tests
+// and code make everywhere (t.Errorf, fmt.Sprintf, err.Error()): followed,
+// they would reach every definition of that name the package has.
+var everyTestCalls = map[string]bool{
+	"Errorf": true, "Sprintf": true, "Fatalf": true, "Fatal": true, "Error": true, "Logf": true,
+	"Helper": true, "String": true,
 }
 
 // lightOutline finds definition lines (see defName); a definition ends

@@ -322,10 +322,29 @@ func TestBuildShowsABigReachedFunctionWholeWhenThereIsRoom(t *testing.T) {
 // subjectUnits parts: it is shown whole, its bug included, before the
 // set-up takes the room.
 func TestBuildShowsTheAssertionsSubjectWholeBeforeTheSetUp(t *testing.T) {
-	code := "package calc\n\n" + bigDecode(40, "n = -1")
+	subjectBeforeSetUp(t, 40, 5000)
+}
+
+// TestBuildShowsALongSubjectWhole: the same, with decode longer than
+// bigFocused lines but within the subjectUnits parts the assertion's
+// subject may take: it is shown whole too, not its head and the lines the
+// failure's words find.
+func TestBuildShowsALongSubjectWhole(t *testing.T) {
+	if lines := strings.Count(bigDecode(110, ""), "\n"); lines <= bigFocused {
+		t.Fatalf("decode has %d lines, want more than bigFocused (%d)", lines, bigFocused)
+	}
+	subjectBeforeSetUp(t, 110, 14000)
+}
+
+// subjectBeforeSetUp packs, within budget, the failure of a test that
+// calls cases/5 set-up functions, then checks what decode, of cases
+// cases, returns, and fails t unless decode is shown whole.
+func subjectBeforeSetUp(t *testing.T, cases, budget int) {
+	t.Helper()
+	code := "package calc\n\n" + bigDecode(cases, "n = -1")
 	var setup, calls strings.Builder
 	setup.WriteString("package calc\n")
-	for k := range 8 {
+	for k := range cases / 5 {
 		fmt.Fprintf(&setup, "\n// prepare%d readies table %d.\nfunc prepare%d() []int {\n\tt := make([]int, %d)\n", k, k, k, k+4)
 		for j := range 20 {
 			fmt.Fprintf(&setup, "\tt[%d%%len(t)] += %d\n", j, j*k+1)
@@ -335,8 +354,7 @@ func TestBuildShowsTheAssertionsSubjectWholeBeforeTheSetUp(t *testing.T) {
 	}
 	test := "package calc\n\nimport \"testing\"\n\nfunc TestDecodeEmpty(t *testing.T) {\n" + calls.String() + "\tif got := decode(nil); got != 0 {\n\t\tt.Errorf(\"decode(nil) = %d, want 0\", got)\n\t}\n}\n"
 	repo := newRepo(t, map[string]string{"go.mod": "module example.com/calc\n", "calc/decode.go": code, "calc/setup.go": setup.String(), "calc/calc_test.go": test})
-	failing := fmt.Sprintf("--- FAIL: TestDecodeEmpty (0.00s)\n    calc_test.go:%d: decode(nil) = -1, want 0\nFAIL\nFAIL\texample.com/calc\t0.002s\n", lineOf(test, "\t\tt.Errorf("))
-	p := build(t, repo, failing, 5000)
+	p := build(t, repo, errorfOutput("calc", "TestDecodeEmpty", test, "decode(nil) = -1, want 0"), budget)
 	from, to := lineOf(code, "// decode reads"), strings.Count(code, "\n")
 	if f := fileOf(p, "calc/decode.go"); f == nil || !covers(f, from, to) {
 		t.Fatalf("decode (calc/decode.go:%d-%d, its bug at line %d) is not shown whole; files %v, calc/decode.go %+v", from, to, lineOf(code, "n = -1"), paths(p), f)

@@ -30,7 +30,8 @@ const (
 	// bigFocused is the size in lines up to which a definition the query
 	// points at (a failing test, a frame's function, a function the
 	// failing tests reach) is packed whole: the fix is often anywhere in
-	// its body, not near the line named.
+	// its body, not near the line named. The assertion's subject has no
+	// such bound, only its room (subjectUnits).
 	bigFocused = 200
 	// focusedShare is the most of the code budget one definition the
 	// query points at may take to be packed whole.
@@ -737,7 +738,8 @@ func (r *Ranking) failingTestFile(i int) bool {
 // with query terms that no definition covers. narrow keeps only the
 // definitions and lines the query points at (focus lines). A big
 // definition the query points at is packed whole when it costs at most
-// unit tokens (subjectUnits times that for the assertion's subject);
+// unit tokens and has at most bigFocused lines (for the assertion's
+// subject, subjectUnits times the tokens and any number of lines);
 // else its head and windows come first, and (not narrow) the whole of it
 // after them, for when room is left: a fix is often anywhere in the body
 // of the function the failing test reaches.
@@ -749,11 +751,11 @@ func (r *Ranking) candidates(i int, o *outline, narrow bool, unit int) []cand {
 			continue
 		}
 		size := s.end - s.start + 1
-		room := unit
+		room, wholeLines := unit, bigFocused
 		if r.reached[i][s.decl] >= subjectWeight {
-			room = subjectUnits * unit
+			room, wholeLines = subjectUnits*unit, math.MaxInt
 		}
-		if size <= bigSymbol && !r.trimmedTest(i, s) || size <= bigFocused && !isTestFile(r.ix.paths[i]) && r.focused(i, s) && r.cost(i, o, []Chunk{span(s.start, s.end)}) <= room {
+		if size <= bigSymbol && !r.trimmedTest(i, s) || size <= wholeLines && !isTestFile(r.ix.paths[i]) && r.focused(i, s) && r.cost(i, o, []Chunk{span(s.start, s.end)}) <= room {
 			cs = append(cs, cand{span(s.start, s.end), sc})
 			continue
 		}

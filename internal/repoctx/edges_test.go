@@ -1166,3 +1166,17 @@ func TestBuildFollowsAMethodNamedLikeABuiltin(t *testing.T) {
 	failing := errorfOutput("sc", "TestScrape", src, "added 2 samples, want 1")
 	mustPackFunc(t, build(t, repo, failing, 1000), "sc/sc.go", code, "(l *loop) dedupe")
 }
+
+// TestBuildFollowsAnInstantiatedGenericCall: the failing line checks
+// what Decode[int] returned, after thirty set-up calls that use up the
+// test's edges. The call names Decode through its type argument; it is
+// the assertion's subject, and parse, below it, where the fault is, is
+// shown.
+func TestBuildFollowsAnInstantiatedGenericCall(t *testing.T) {
+	repo, code, src := setUpMuchRepo(t, "gd", "// Decode reads a value of type T from s.\nfunc Decode[T any](s string) (T, error) {\n\tvar v T\n\treturn v, parse(s, &v)\n}\n\n"+
+		"func parse(s string, v any) error {\n\treturn nil // the fault: s is never read\n}\n",
+		"import \"testing\"\n\nfunc TestAnswer(t *testing.T) {\n",
+		"\tn, err := Decode[int](\"42\")\n\tif err != nil || n != 42 {\n\t\tt.Errorf(\"got %d, %v; want 42\", n, err)\n\t}\n}\n", nil)
+	failing := errorfOutput("gd", "TestAnswer", src, "got 0, <nil>; want 42")
+	mustPackFunc(t, build(t, repo, failing, 1000), "gd/gd.go", code, "parse")
+}

@@ -236,23 +236,14 @@ func recvName(d *ast.FuncDecl) string {
 	if d.Recv == nil || len(d.Recv.List) == 0 {
 		return ""
 	}
-	t := d.Recv.List[0].Type
-	for {
-		switch x := t.(type) {
-		case *ast.StarExpr:
-			t = x.X
-		case *ast.IndexExpr:
-			t = x.X
-		case *ast.IndexListExpr:
-			t = x.X
-		case *ast.ParenExpr:
-			t = x.X
-		case *ast.Ident:
-			return x.Name
-		default:
-			return ""
-		}
+	t := uninstantiated(d.Recv.List[0].Type)
+	if p, ok := t.(*ast.StarExpr); ok {
+		t = uninstantiated(p.X)
 	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
 }
 
 // qualName is how a symbol is named to a reader: Type.Method for a
@@ -557,16 +548,36 @@ func bodyNames(n ast.Node, vars map[string]bool) (builds, used []string) {
 	return builds, used
 }
 
-// lastName is the name e ends with: x for x, Sel for x.Sel; "" for other
-// expressions.
+// lastName is the name e ends with: x for x, Sel for x.Sel, of the
+// generic function or type instantiated (F[T], pkg.F[K, V]) or in
+// parentheses; "" for other expressions.
 func lastName(e ast.Expr) string {
-	switch e := e.(type) {
+	switch e := uninstantiated(e).(type) {
 	case *ast.Ident:
 		return e.Name
 	case *ast.SelectorExpr:
 		return e.Sel.Name
 	}
 	return ""
+}
+
+// uninstantiated is e without the type arguments of a generic function
+// or type (Decode[int], pkg.Map[K, V]) and the parentheses around it.
+// An index of a map or slice of functions (m[k]) is left as m: its
+// name is the table the functions are in.
+func uninstantiated(e ast.Expr) ast.Expr {
+	for {
+		switch x := e.(type) {
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		default:
+			return e
+		}
+	}
 }
 
 // importNames maps the names f refers to its imports by to their paths
@@ -603,7 +614,7 @@ func pkgCalls(d *ast.FuncDecl, imports map[string]string) []pkgCall {
 		if !ok {
 			return true
 		}
-		if sel, ok := c.Fun.(*ast.SelectorExpr); ok {
+		if sel, ok := uninstantiated(c.Fun).(*ast.SelectorExpr); ok {
 			if x, ok := sel.X.(*ast.Ident); ok {
 				if p, ok := imports[x.Name]; ok {
 					if pc := (pkgCall{p, sel.Sel.Name}); !seen[pc] {

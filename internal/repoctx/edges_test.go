@@ -167,6 +167,42 @@ func TestBuildFollowsCallsIntoTheModulesOtherPackages(t *testing.T) {
 	mustPackFunc(t, build(t, repo, failing, 2048), "internal/round/round.go", big, "Half")
 }
 
+// TestBuildFollowsCallsIntoAVersionedModulesRoot: as
+// TestBuildFollowsCallsIntoTheModulesOtherPackages, where the package
+// called is the root of a module whose path ends in a major version
+// (example.com/go-round/v2, package round): the call round.Half() names
+// the package as goimports assumes it, not by the path's last element.
+func TestBuildFollowsCallsIntoAVersionedModulesRoot(t *testing.T) {
+	big := lookAlikes("round", "Step", "// Half halves the total.\nfunc Half(total int) int {\n\treturn total/2 - 1 // the bug\n}\n")
+	repo := newRepo(t, map[string]string{
+		"go.mod":            "module example.com/go-round/v2\n",
+		"round.go":          big,
+		"calc/calc.go":      "package calc\n\nimport \"example.com/go-round/v2\"\n\n// Total sums values and halves the sum.\nfunc Total(values []int) int {\n\tn := 0\n\tfor _, v := range values {\n\t\tn += v\n\t}\n\treturn round.Half(n)\n}\n",
+		"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {\n\tif got := Total([]int{4, 2}); got != 3 {\n\t\tt.Errorf(\"Total = %d, want 3\", got)\n\t}\n}\n",
+	})
+	failing := "--- FAIL: TestTotal (0.00s)\n    calc_test.go:7: Total = 2, want 3\nFAIL\nFAIL\texample.com/go-round/v2/calc\t0.002s\n"
+	mustPackFunc(t, build(t, repo, failing, 2048), "round.go", big, "Half")
+}
+
+// TestAssumedName: the package name an import path suggests.
+func TestAssumedName(t *testing.T) {
+	for path, want := range map[string]string{
+		"strings":                         "strings",
+		"example.com/calc/internal/round": "round",
+		"github.com/go-chi/chi/v5":        "chi",
+		"github.com/pelletier/go-toml/v2": "toml",
+		"gopkg.in/yaml.v3":                "yaml",
+		"github.com/mattn/go-runewidth":   "runewidth",
+		"example.com/v2":                  "example",
+		"v2":                              "v2",
+		"example.com/version":             "version",
+	} {
+		if got := assumedName(path); got != want {
+			t.Errorf("assumedName(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
+
 // TestBuildFollowsCallsIntoAModuleOutsideTheRoot: as
 // TestBuildFollowsCallsIntoTheModulesOtherPackages, where the failing
 // package's module is not the one at the repository's root: a repository

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
 )
 
 // outline is the symbols of one file, in source order. Only candidates are
@@ -581,8 +582,7 @@ func uninstantiated(e ast.Expr) ast.Expr {
 }
 
 // importNames maps the names f refers to its imports by to their paths
-// (the last element of the path when not renamed: a guess right for
-// almost every package).
+// (when not renamed, the name the path suggests: see assumedName).
 func importNames(f *ast.File) map[string]string {
 	out := map[string]string{}
 	for _, im := range f.Imports {
@@ -590,15 +590,35 @@ func importNames(f *ast.File) map[string]string {
 		if err != nil {
 			continue
 		}
-		name := path.Base(p)
+		name := assumedName(p)
 		if im.Name != nil {
 			name = im.Name.Name
 		}
-		if name != "_" && name != "." {
+		if name != "_" && name != "." && name != "" {
 			out[name] = p
 		}
 	}
 	return out
+}
+
+// assumedName is the package name an import path suggests, as goimports
+// assumes it: the last element, or the one before a major version suffix
+// (github.com/go-chi/chi/v5 is chi), without a "go-" prefix and cut at
+// the first character a Go name cannot hold (gopkg.in/yaml.v3 is yaml,
+// github.com/pelletier/go-toml/v2 is toml). Right for almost every
+// package, and without reading the package.
+func assumedName(importPath string) string {
+	base := path.Base(importPath)
+	if n, ok := strings.CutPrefix(base, "v"); ok {
+		if _, err := strconv.Atoi(n); err == nil && path.Dir(importPath) != "." {
+			base = path.Base(path.Dir(importPath))
+		}
+	}
+	base = strings.TrimPrefix(base, "go-")
+	if k := strings.IndexFunc(base, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }); k >= 0 {
+		base = base[:k]
+	}
+	return base
 }
 
 // pkgCalls are the calls pkg.F() in d's body whose pkg is one of the

@@ -151,37 +151,30 @@ FAIL	example.com/calc	0.004s
 }
 
 // TestBuildFollowsCallsIntoTheModulesOtherPackages: the failing test calls
-// its package's Total, which calls round.Half of the module's internal
-// package; the fix is there, in a big file of look-alike functions whose
+// its package's Total, which calls round.Half of another package of the
+// module; the fix is there, in a big file of look-alike functions whose
 // names the failure never says. It is packed because a call pkg.F()
-// through an import of the module is followed into that package.
+// through an import of the module is followed into that package: an
+// internal package, and the root of a module whose path ends in a major
+// version (example.com/go-round/v2, package round), which the call names
+// as goimports assumes it, not by the path's last element.
 func TestBuildFollowsCallsIntoTheModulesOtherPackages(t *testing.T) {
 	big := lookAlikes("round", "Step", "// Half halves the total.\nfunc Half(total int) int {\n\treturn total/2 - 1 // the bug\n}\n")
-	repo := newRepo(t, map[string]string{
-		"go.mod":                  "module example.com/calc\n",
-		"internal/round/round.go": big,
-		"calc/calc.go":            "package calc\n\nimport \"example.com/calc/internal/round\"\n\n// Total sums values and halves the sum.\nfunc Total(values []int) int {\n\tn := 0\n\tfor _, v := range values {\n\t\tn += v\n\t}\n\treturn round.Half(n)\n}\n",
-		"calc/calc_test.go":       "package calc\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {\n\tif got := Total([]int{4, 2}); got != 3 {\n\t\tt.Errorf(\"Total = %d, want 3\", got)\n\t}\n}\n",
-	})
-	failing := "--- FAIL: TestTotal (0.00s)\n    calc_test.go:7: Total = 2, want 3\nFAIL\nFAIL\texample.com/calc/calc\t0.002s\n"
-	mustPackFunc(t, build(t, repo, failing, 2048), "internal/round/round.go", big, "Half")
-}
-
-// TestBuildFollowsCallsIntoAVersionedModulesRoot: as
-// TestBuildFollowsCallsIntoTheModulesOtherPackages, where the package
-// called is the root of a module whose path ends in a major version
-// (example.com/go-round/v2, package round): the call round.Half() names
-// the package as goimports assumes it, not by the path's last element.
-func TestBuildFollowsCallsIntoAVersionedModulesRoot(t *testing.T) {
-	big := lookAlikes("round", "Step", "// Half halves the total.\nfunc Half(total int) int {\n\treturn total/2 - 1 // the bug\n}\n")
-	repo := newRepo(t, map[string]string{
-		"go.mod":            "module example.com/go-round/v2\n",
-		"round.go":          big,
-		"calc/calc.go":      "package calc\n\nimport \"example.com/go-round/v2\"\n\n// Total sums values and halves the sum.\nfunc Total(values []int) int {\n\tn := 0\n\tfor _, v := range values {\n\t\tn += v\n\t}\n\treturn round.Half(n)\n}\n",
-		"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {\n\tif got := Total([]int{4, 2}); got != 3 {\n\t\tt.Errorf(\"Total = %d, want 3\", got)\n\t}\n}\n",
-	})
-	failing := "--- FAIL: TestTotal (0.00s)\n    calc_test.go:7: Total = 2, want 3\nFAIL\nFAIL\texample.com/go-round/v2/calc\t0.002s\n"
-	mustPackFunc(t, build(t, repo, failing, 2048), "round.go", big, "Half")
+	for _, c := range []struct{ module, round, imp string }{
+		{"example.com/calc", "internal/round/round.go", "example.com/calc/internal/round"},
+		{"example.com/go-round/v2", "round.go", "example.com/go-round/v2"},
+	} {
+		t.Run(c.imp, func(t *testing.T) {
+			repo := newRepo(t, map[string]string{
+				"go.mod":            "module " + c.module + "\n",
+				c.round:             big,
+				"calc/calc.go":      "package calc\n\nimport \"" + c.imp + "\"\n\n// Total sums values and halves the sum.\nfunc Total(values []int) int {\n\tn := 0\n\tfor _, v := range values {\n\t\tn += v\n\t}\n\treturn round.Half(n)\n}\n",
+				"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {\n\tif got := Total([]int{4, 2}); got != 3 {\n\t\tt.Errorf(\"Total = %d, want 3\", got)\n\t}\n}\n",
+			})
+			failing := "--- FAIL: TestTotal (0.00s)\n    calc_test.go:7: Total = 2, want 3\nFAIL\nFAIL\t" + c.module + "/calc\t0.002s\n"
+			mustPackFunc(t, build(t, repo, failing, 2048), c.round, big, "Half")
+		})
+	}
 }
 
 // TestAssumedName: the package name an import path suggests.

@@ -80,7 +80,7 @@ type call struct {
 func (r *Ranking) testEdges(bonus []float64) {
 	names := make([]string, 0, len(r.q.symbols))
 	for s := range r.q.symbols {
-		if strings.HasPrefix(s, "Test") {
+		if isTestFunc(s) {
 			names = append(names, s)
 		}
 	}
@@ -868,7 +868,7 @@ func (r *Ranking) helperSubjects(dir string, s symbol) []call {
 		}
 		for _, h := range o.syms {
 			line := int(fl.line)
-			if line < h.start || line > h.end || strings.HasPrefix(h.name, "Test") || !slices.Contains(s.callees, h.name) {
+			if line < h.start || line > h.end || isTestFunc(h.name) || !slices.Contains(s.callees, h.name) {
 				continue
 			}
 			for _, c := range r.subjectCalls(j, h, line) {

@@ -1209,3 +1209,22 @@ func TestBuildFollowsAnInstantiatedGenericCall(t *testing.T) {
 	failing := errorfOutput("gd", "TestAnswer", src, "got 0, <nil>; want 42")
 	mustPackFunc(t, build(t, repo, failing, 1000), "gd/gd.go", code, "parse")
 }
+
+// TestBuildFollowsAFailingExample: go test runs examples too, and one
+// that prints the wrong thing names no line, only itself; the package's
+// example names no function either. Its calls are followed as a failing
+// test's: Total, which it prints, and weigh, below it in a file of
+// look-alikes, where the fault is.
+func TestBuildFollowsAFailingExample(t *testing.T) {
+	code := lookAlikes("calc", "step", "// Total sums the weights of values.\nfunc Total(values []int) int {\n\tn := 0\n\tfor _, v := range values {\n\t\tn += weigh(v)\n\t}\n\treturn n\n}\n\n"+
+		"func weigh(v int) int {\n\treturn v * 2 // the fault: weights are the values\n}\n")
+	repo := newRepo(t, map[string]string{
+		"go.mod":               "module example.com/calc\n",
+		"calc/calc.go":         code,
+		"calc/example_test.go": "package calc\n\nimport \"fmt\"\n\nfunc Example() {\n\tfmt.Println(Total([]int{1, 2, 3}))\n\t// Output: 6\n}\n",
+	})
+	failing := "--- FAIL: Example (0.00s)\ngot:\n12\nwant:\n6\nFAIL\nFAIL\texample.com/calc/calc\t0.002s\n"
+	p := build(t, repo, failing, 1000)
+	mustPackFunc(t, p, "calc/calc.go", code, "Total")
+	mustPackFunc(t, p, "calc/calc.go", code, "weigh")
+}

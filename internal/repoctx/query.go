@@ -231,13 +231,23 @@ type subject struct {
 	strength float64
 }
 
+// testPrefixes begin the names of the functions go test runs: tests,
+// benchmarks, fuzz targets and examples.
+var testPrefixes = []string{"Test", "Benchmark", "Fuzz", "Example"}
+
+// isTestFunc reports whether name is one go test runs (by its prefix): a
+// failing example's or fuzz target's calls are followed as a test's.
+func isTestFunc(name string) bool {
+	return slices.ContainsFunc(testPrefixes, func(p string) bool { return strings.HasPrefix(name, p) })
+}
+
 // testSubjects guesses what a test tests from its name: TestParseDate ->
 // ParseDate (strong), and its camel-case prefixes and suffixes (ParseDate
 // -> Parse, Date) and underscore parts (TestReader_Read -> Reader, Read),
 // weaker the shorter they are.
 func testSubjects(test string) []subject {
 	name := test
-	for _, p := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
+	for _, p := range testPrefixes {
 		if strings.HasPrefix(name, p) {
 			name = strings.TrimPrefix(name, p)
 			break

@@ -77,7 +77,7 @@ func (r *Ranking) signals(bonus []float64) {
 		if len(near) > 0 {
 			locs, spread = near, 1/math.Pow(float64(len(uniqueFiles(near))), 0.5)
 		}
-		isTest := strings.HasPrefix(name, "Test") || strings.HasPrefix(name, "Benchmark") || strings.HasPrefix(name, "Fuzz")
+		isTest := isTestFunc(name)
 		for _, l := range locs {
 			i := int(l.file)
 			r.focus[i] = append(r.focus[i], int(l.line))

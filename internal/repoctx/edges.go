@@ -144,6 +144,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 			// subtest's callees.
 			passed := r.passedSubtestCalls(i, s, lines)
 			direct := slices.DeleteFunc(calls(dir, mods, s, 0, 1), func(c call) bool { return passed[c.name] })
+			direct = append(direct, r.valueFuncs(i, s, dir)...)
 			types := r.heldTypes(dir, s)
 			for _, cs := range [][]call{subject, direct} {
 				for k := range cs {
@@ -909,6 +910,66 @@ func testingParams(fn *ast.FuncDecl) map[string]bool {
 		return true
 	})
 	return out
+}
+
+// valueFuncs are the functions of package dir that test s (Go file i)
+// hands on as values rather than calls: a table's ({"down", Lower, "A",
+// "a"}, called as tt.fn(tt.in)), a handler given to a server, a subtest
+// given to t.Run. The test calls them through what it hands them to, as
+// it calls its direct callees.
+func (r *Ranking) valueFuncs(i int, s symbol, dir string) []call {
+	fn, _ := r.funcAt(i, s, s.decl)
+	if fn == nil {
+		return nil
+	}
+	var out []call
+	seen := map[string]bool{}
+	value := func(e ast.Expr) {
+		id, ok := uninstantiated(e).(*ast.Ident)
+		if !ok || seen[id.Name] || !r.definesFunc(dir, id.Name) {
+			return
+		}
+		seen[id.Name] = true
+		out = append(out, call{dir: dir, name: id.Name, weight: 1})
+	}
+	ast.Inspect(fn.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			for _, a := range n.Args {
+				value(a)
+			}
+		case *ast.CompositeLit:
+			for _, e := range n.Elts {
+				if kv, ok := e.(*ast.KeyValueExpr); ok {
+					e = kv.Value
+				}
+				value(e)
+			}
+		case *ast.AssignStmt:
+			for _, e := range n.Rhs {
+				value(e)
+			}
+		case *ast.ValueSpec:
+			for _, e := range n.Values {
+				value(e)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// definesFunc reports whether package dir defines a function (not a
+// method, type or variable) called name.
+func (r *Ranking) definesFunc(dir, name string) bool {
+	for _, j := range r.defsIn(dir)[name] {
+		for _, s := range r.symbolsNamed(j, name) {
+			if s.recv == "" && strings.HasPrefix(s.sig, "func ") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // funcAt parses definition s of Go file i and returns it when it is a

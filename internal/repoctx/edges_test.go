@@ -1228,3 +1228,21 @@ func TestBuildFollowsAFailingExample(t *testing.T) {
 	mustPackFunc(t, p, "calc/calc.go", code, "Total")
 	mustPackFunc(t, p, "calc/calc.go", code, "weigh")
 }
+
+// TestBuildFollowsTheFunctionsATestsTableHolds: a table-driven test
+// calls each row's function through a field (tt.fn(tt.in)); no call
+// names Lower, the function of the failing row, in a file of look-alike
+// functions. The functions the test hands on as values are followed as
+// its calls: Lower, and fold, below it, where the fault is, are shown.
+func TestBuildFollowsTheFunctionsATestsTableHolds(t *testing.T) {
+	code := lookAlikes("cv", "Step", "// Upper upper-cases s.\nfunc Upper(s string) string {\n\treturn strings.ToUpper(s)\n}\n\n"+
+		"// Lower lower-cases s.\nfunc Lower(s string) string {\n\treturn fold(s)\n}\n\nfunc fold(s string) string {\n\treturn s // the fault: nothing is folded\n}\n")
+	test := "package cv\n\nimport \"testing\"\n\nfunc TestConv(t *testing.T) {\n" +
+		"\ttests := []struct {\n\t\tname    string\n\t\tfn      func(string) string\n\t\tin, out string\n\t}{\n\t\t{\"up\", Upper, \"a\", \"A\"},\n\t\t{\"down\", Lower, \"A\", \"a\"},\n\t}\n" +
+		"\tfor _, tt := range tests {\n\t\tif got := tt.fn(tt.in); got != tt.out {\n\t\t\tt.Errorf(\"%s: got %q, want %q\", tt.name, got, tt.out)\n\t\t}\n\t}\n}\n"
+	repo := newRepo(t, map[string]string{"go.mod": "module example.com/cv\n", "cv/cv.go": code, "cv/cv_test.go": test})
+	failing := fmt.Sprintf("--- FAIL: TestConv (0.00s)\n    cv_test.go:%d: down: got \"A\", want \"a\"\nFAIL\nFAIL\texample.com/cv\t0.002s\n", lineOf(test, "\t\t\tt.Errorf("))
+	p := build(t, repo, failing, 1000)
+	mustPackFunc(t, p, "cv/cv.go", code, "Lower")
+	mustPackFunc(t, p, "cv/cv.go", code, "fold")
+}

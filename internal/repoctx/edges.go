@@ -65,6 +65,34 @@ type call struct {
 	// file: the helper may call the method on a value of its own, so the
 	// other types' methods are followed too, one step further away.
 	handed bool
+	// via are the directories of the module's other packages the caller
+	// imports: a method x.Name() that dir does not define may be one of
+	// theirs, x a value their functions made (srv := app.New();
+	// srv.Handle(req)).
+	via []string
+	// methods keeps to methods (see resolved).
+	methods bool
+}
+
+// resolved is c in the package that defines its name: its own dir, or
+// else the first of c.via that defines a method of that name (a
+// function of another package is called by its package's name, which
+// pkgCalls follows).
+func (r *Ranking) resolved(c call) call {
+	if len(c.via) == 0 || len(r.defsIn(c.dir)[c.name]) > 0 {
+		return c
+	}
+	for _, d := range c.via {
+		for _, j := range r.defsIn(d)[c.name] {
+			for _, s := range r.symbolsNamed(j, c.name) {
+				if s.recv != "" {
+					c.dir, c.via, c.methods = d, nil, true
+					return c
+				}
+			}
+		}
+	}
+	return c
 }
 
 // testEdges follows test → code edges. From each failing test the query
@@ -378,7 +406,7 @@ func (r *Ranking) follow(into reach, mods goModules, seen map[string]bool, queue
 	names := maps.Clone(seen)
 	past := meetings{}
 	for len(queue) > 0 && len(names) <= edgeNodes {
-		c := queue[0]
+		c := r.resolved(queue[0])
 		queue = queue[1:]
 		name := c.dir + ":" + c.name
 		held := c.types != nil && r.holds(c)
@@ -399,6 +427,9 @@ func (r *Ranking) follow(into reach, mods goModules, seen map[string]bool, queue
 			ss := r.symbolsNamed(j, c.name)
 			w := c.weight * math.Pow(edgeDecay, float64(c.depth))
 			for _, s := range ss {
+				if c.methods && s.recv == "" {
+					continue
+				}
 				ws := w
 				if held && s.recv != "" && !c.types[s.recv] {
 					if !c.handed {
@@ -688,8 +719,14 @@ func calls(dir string, mods goModules, s symbol, depth int, weight float64) []ca
 		}
 		return weight
 	}
+	var via []string
+	for _, pc := range s.pkgCalls {
+		if d, ok := mods.dir(pc.path); ok && d != dir && !slices.Contains(via, d) {
+			via = append(via, d)
+		}
+	}
 	for _, n := range s.callees {
-		c := call{dir: dir, name: n, depth: depth, weight: w(n)}
+		c := call{dir: dir, name: n, depth: depth, weight: w(n), via: via}
 		if s.own[n] {
 			c.types = map[string]bool{s.recv: true}
 		}

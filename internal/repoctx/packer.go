@@ -504,6 +504,7 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 	for level := 0; level < fillLevels && len(frontier) > 0; level++ {
 		var next []call
 		for _, c := range frontier {
+			c = r.resolved(c)
 			if seen[c.dir+":"+c.name] {
 				continue
 			}
@@ -513,7 +514,7 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 					continue
 				}
 				for _, s := range r.symbolsNamed(j, c.name) {
-					if s.end-s.start+1 > bigFocused {
+					if s.end-s.start+1 > bigFocused || c.methods && s.recv == "" {
 						continue
 					}
 					k, ok := index[j]

@@ -158,7 +158,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 				if int(fl.file) == i && int(fl.line) >= s.start && int(fl.line) <= s.end {
 					lines = append(lines, int(fl.line))
 					for _, c := range r.subjectCalls(i, s, int(fl.line)) {
-						subject = append(subject, call{dir: dir, name: c, weight: subjectWeight})
+						subject = append(subject, call{dir: dir, name: c, weight: subjectWeight, via: importedDirs(dir, mods, s)})
 					}
 				}
 			}
@@ -166,7 +166,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 			// (checkRequests(t, tree, requests), whose t.Errorf the
 			// output names, not the test's line) is the test's
 			// assertion too.
-			subject = append(subject, r.helperSubjects(dir, s)...)
+			subject = append(subject, r.helperSubjects(dir, mods, s)...)
 			// The test's calls that only its passing subtests make are
 			// no evidence, and would use up edgeNodes before the failing
 			// subtest's callees.
@@ -708,6 +708,18 @@ func (r *Ranking) dispatched(mods goModules, dir string, s symbol) {
 	}
 }
 
+// importedDirs are the directories of the module's other packages that
+// s, defined in dir, calls into (see call.via).
+func importedDirs(dir string, mods goModules, s symbol) []string {
+	var via []string
+	for _, pc := range s.pkgCalls {
+		if d, ok := mods.dir(pc.path); ok && d != dir && !slices.Contains(via, d) {
+			via = append(via, d)
+		}
+	}
+	return via
+}
+
 // calls are s's callees to follow, s being defined in dir: its plain
 // calls in dir, and its calls pkg.F() into the other packages of the
 // repository's modules (mods) in theirs.
@@ -719,12 +731,7 @@ func calls(dir string, mods goModules, s symbol, depth int, weight float64) []ca
 		}
 		return weight
 	}
-	var via []string
-	for _, pc := range s.pkgCalls {
-		if d, ok := mods.dir(pc.path); ok && d != dir && !slices.Contains(via, d) {
-			via = append(via, d)
-		}
-	}
+	via := importedDirs(dir, mods, s)
 	for _, n := range s.callees {
 		c := call{dir: dir, name: n, depth: depth, weight: w(n), via: via}
 		if s.own[n] {
@@ -892,7 +899,7 @@ func ownVars(fn *ast.FuncDecl) map[string]bool {
 // helperSubjects are the subjects of the lines the output names in the
 // helpers test s (of directory dir) calls: the functions of dir's Go test
 // files that are not tests.
-func (r *Ranking) helperSubjects(dir string, s symbol) []call {
+func (r *Ranking) helperSubjects(dir string, mods goModules, s symbol) []call {
 	var out []call
 	for _, fl := range r.lines {
 		j := int(fl.file)
@@ -910,7 +917,7 @@ func (r *Ranking) helperSubjects(dir string, s symbol) []call {
 				continue
 			}
 			for _, c := range r.subjectCalls(j, h, line) {
-				out = append(out, call{dir: dir, name: c, weight: subjectWeight})
+				out = append(out, call{dir: dir, name: c, weight: subjectWeight, via: importedDirs(dir, mods, h)})
 			}
 		}
 	}

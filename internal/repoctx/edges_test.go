@@ -1251,15 +1251,28 @@ func TestBuildFollowsTheFunctionsATestsTableHolds(t *testing.T) {
 // its own builds a server with app.New() and calls srv.Handle(req). Its
 // package defines no Handle: the method is the imported package's, at
 // the other end of a file of look-alikes from New, and it and route,
-// below it, where the fault is, are shown.
+// below it, where the fault is, are shown: as one of the test's calls,
+// and as its assertion's subject when thirty set-up calls before it use
+// up the test's edges.
 func TestBuildFollowsAMethodOfAnotherPackagesValue(t *testing.T) {
 	code := strings.Replace(lookAlikes("app", "Step", "// Handle answers req.\nfunc (s *Server) Handle(req string) string {\n\treturn route(req)\n}\n\n"+
 		"func route(req string) string {\n\treturn \"\" // the fault: no route is found\n}\n"),
 		"package app\n\n", "package app\n\n// Server answers requests.\ntype Server struct{}\n\n// New is a Server.\nfunc New() *Server { return &Server{} }\n\n", 1)
-	test := "package tests\n\nimport (\n\t\"testing\"\n\n\t\"example.com/app/app\"\n)\n\nfunc TestServe(t *testing.T) {\n\tsrv := app.New()\n\tif got := srv.Handle(\"/a\"); got != \"a\" {\n\t\tt.Errorf(\"got %q, want a\", got)\n\t}\n}\n"
-	repo := newRepo(t, map[string]string{"go.mod": "module example.com/app\n", "app/app.go": code, "tests/serve_test.go": test})
-	failing := fmt.Sprintf("--- FAIL: TestServe (0.00s)\n    serve_test.go:%d: got \"\", want a\nFAIL\nFAIL\texample.com/app/tests\t0.002s\n", lineOf(test, "\t\tt.Errorf("))
-	p := build(t, repo, failing, 1000)
-	mustPackFunc(t, p, "app/app.go", code, "(s *Server) Handle")
-	mustPackFunc(t, p, "app/app.go", code, "route")
+	for _, setUp := range []bool{false, true} {
+		t.Run(fmt.Sprint("set-up ", setUp), func(t *testing.T) {
+			var setup, test strings.Builder
+			setup.WriteString("package tests\n")
+			test.WriteString("package tests\n\nimport (\n\t\"testing\"\n\n\t\"example.com/app/app\"\n)\n\nfunc TestServe(t *testing.T) {\n")
+			if setUp {
+				setUpMuch(&setup, &test)
+			}
+			test.WriteString("\tsrv := app.New()\n\tif got := srv.Handle(\"/a\"); got != \"a\" {\n\t\tt.Errorf(\"got %q, want a\", got)\n\t}\n}\n")
+			src := test.String()
+			repo := newRepo(t, map[string]string{"go.mod": "module example.com/app\n", "app/app.go": code, "tests/setup.go": setup.String(), "tests/serve_test.go": src})
+			failing := fmt.Sprintf("--- FAIL: TestServe (0.00s)\n    serve_test.go:%d: got \"\", want a\nFAIL\nFAIL\texample.com/app/tests\t0.002s\n", lineOf(src, "\t\tt.Errorf("))
+			p := build(t, repo, failing, 1000)
+			mustPackFunc(t, p, "app/app.go", code, "(s *Server) Handle")
+			mustPackFunc(t, p, "app/app.go", code, "route")
+		})
+	}
 }

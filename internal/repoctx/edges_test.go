@@ -1180,34 +1180,33 @@ func TestBuildFollowsWhereTheTestsPathsMeet(t *testing.T) {
 	mustPackFunc(t, build(t, repo, failing, 1200), "glob/big.go", big, "isDir")
 }
 
-// TestBuildFollowsAMethodNamedLikeABuiltin: the failing line checks what
-// sl.append returned, after thirty set-up calls that use up the test's
-// edges. append is a builtin only when called plainly (append(s, x));
-// called on a value it is the loop's method, the assertion's subject,
-// and dedupe, below it, where the fault is, is shown.
-func TestBuildFollowsAMethodNamedLikeABuiltin(t *testing.T) {
-	repo, code, src := setUpMuchRepo(t, "sc", "// loop scrapes samples.\ntype loop struct{ seen map[string]bool }\n\n"+
-		"func newLoop() *loop { return &loop{seen: map[string]bool{}} }\n\n"+
-		"// append stores the samples of b and says how many are new.\nfunc (l *loop) append(b []string) (added int) {\n\tfor _, s := range b {\n\t\tadded += l.dedupe(s)\n\t}\n\treturn added\n}\n\n"+
-		"func (l *loop) dedupe(s string) int {\n\tl.seen[s] = true\n\treturn 1 // the fault: a sample seen before counts again\n}\n",
-		"import \"testing\"\n\nfunc TestScrape(t *testing.T) {\n",
-		"\tsl := newLoop()\n\tadded := sl.append([]string{\"m 1\", \"m 1\"})\n\tif added != 1 {\n\t\tt.Errorf(\"added %d samples, want 1\", added)\n\t}\n}\n", nil)
-	failing := errorfOutput("sc", "TestScrape", src, "added 2 samples, want 1")
-	mustPackFunc(t, build(t, repo, failing, 1000), "sc/sc.go", code, "(l *loop) dedupe")
-}
-
-// TestBuildFollowsAnInstantiatedGenericCall: the failing line checks
-// what Decode[int] returned, after thirty set-up calls that use up the
-// test's edges. The call names Decode through its type argument; it is
-// the assertion's subject, and parse, below it, where the fault is, is
-// shown.
-func TestBuildFollowsAnInstantiatedGenericCall(t *testing.T) {
-	repo, code, src := setUpMuchRepo(t, "gd", "// Decode reads a value of type T from s.\nfunc Decode[T any](s string) (T, error) {\n\tvar v T\n\treturn v, parse(s, &v)\n}\n\n"+
-		"func parse(s string, v any) error {\n\treturn nil // the fault: s is never read\n}\n",
-		"import \"testing\"\n\nfunc TestAnswer(t *testing.T) {\n",
-		"\tn, err := Decode[int](\"42\")\n\tif err != nil || n != 42 {\n\t\tt.Errorf(\"got %d, %v; want 42\", n, err)\n\t}\n}\n", nil)
-	failing := errorfOutput("gd", "TestAnswer", src, "got 0, <nil>; want 42")
-	mustPackFunc(t, build(t, repo, failing, 1000), "gd/gd.go", code, "parse")
+// TestBuildFollowsTheSubjectsCallsAsWritten: the failing line checks
+// what a call returned, after thirty set-up calls that use up the test's
+// edges; the call is the assertion's subject however it is written, and
+// the function below it, where the fault is, is shown. append is a
+// builtin only when called plainly (append(s, x)): sl.append is the
+// loop's method. Decode[int] names Decode through its type argument.
+func TestBuildFollowsTheSubjectsCallsAsWritten(t *testing.T) {
+	for _, c := range []struct {
+		name, pkg, code, tail, msg, fault string
+	}{
+		{"a method named like a builtin", "sc", "// loop scrapes samples.\ntype loop struct{ seen map[string]bool }\n\n" +
+			"func newLoop() *loop { return &loop{seen: map[string]bool{}} }\n\n" +
+			"// append stores the samples of b and says how many are new.\nfunc (l *loop) append(b []string) (added int) {\n\tfor _, s := range b {\n\t\tadded += l.dedupe(s)\n\t}\n\treturn added\n}\n\n" +
+			"func (l *loop) dedupe(s string) int {\n\tl.seen[s] = true\n\treturn 1 // the fault: a sample seen before counts again\n}\n",
+			"\tsl := newLoop()\n\tadded := sl.append([]string{\"m 1\", \"m 1\"})\n\tif added != 1 {\n\t\tt.Errorf(\"added %d samples, want 1\", added)\n\t}\n}\n",
+			"added 2 samples, want 1", "(l *loop) dedupe"},
+		{"a generic function instantiated", "gd", "// Decode reads a value of type T from s.\nfunc Decode[T any](s string) (T, error) {\n\tvar v T\n\treturn v, parse(s, &v)\n}\n\n" +
+			"func parse(s string, v any) error {\n\treturn nil // the fault: s is never read\n}\n",
+			"\tn, err := Decode[int](\"42\")\n\tif err != nil || n != 42 {\n\t\tt.Errorf(\"got %d, %v; want 42\", n, err)\n\t}\n}\n",
+			"got 0, <nil>; want 42", "parse"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			repo, code, src := setUpMuchRepo(t, c.pkg, c.code, "import \"testing\"\n\nfunc TestAnswer(t *testing.T) {\n", c.tail, nil)
+			failing := errorfOutput(c.pkg, "TestAnswer", src, c.msg)
+			mustPackFunc(t, build(t, repo, failing, 1000), c.pkg+"/"+c.pkg+".go", code, c.fault)
+		})
+	}
 }
 
 // TestBuildFollowsAFailingExample: go test runs examples too, and one

@@ -152,13 +152,14 @@ func (r *Ranking) testEdges(bonus []float64) {
 			// The subject first, on its own: a test that sets up much
 			// would use up edgeNodes before the call it asserts about.
 			dir := path.Dir(p)
+			via := importedDirs(dir, mods, s)
 			var subject []call
 			var lines []int
 			for _, fl := range r.lines {
 				if int(fl.file) == i && int(fl.line) >= s.start && int(fl.line) <= s.end {
 					lines = append(lines, int(fl.line))
 					for _, c := range r.subjectCalls(i, s, int(fl.line)) {
-						subject = append(subject, call{dir: dir, name: c, weight: subjectWeight, via: importedDirs(dir, mods, s)})
+						subject = append(subject, call{dir: dir, name: c, weight: subjectWeight, via: via})
 					}
 				}
 			}
@@ -916,8 +917,9 @@ func (r *Ranking) helperSubjects(dir string, mods goModules, s symbol) []call {
 			if line < h.start || line > h.end || isTestFunc(h.name) || !slices.Contains(s.callees, h.name) {
 				continue
 			}
+			via := importedDirs(dir, mods, h)
 			for _, c := range r.subjectCalls(j, h, line) {
-				out = append(out, call{dir: dir, name: c, weight: subjectWeight, via: importedDirs(dir, mods, h)})
+				out = append(out, call{dir: dir, name: c, weight: subjectWeight, via: via})
 			}
 		}
 	}

@@ -10,18 +10,19 @@ import "syscall"
 // meanwhile is cut at its old size. It calls the system directly: os.Open
 // would also register every file with the runtime's poller (one more
 // system call each, which fails for a regular file) and allocate an
-// os.File, and the scan opens every file of the repository.
+// os.File, and the scan opens every file of the repository. (See
+// sysOpen for how it calls it.)
 func readFile(name string, buf []byte) ([]byte, int, skipReason) {
-	fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	fd, err := sysOpen(name)
 	for err == syscall.EINTR {
-		fd, err = syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		fd, err = sysOpen(name)
 	}
 	if err != nil {
 		return buf, 0, skipUnreadable
 	}
-	defer syscall.Close(fd)
+	defer sysClose(fd)
 	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+	if err := sysFstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return buf, 0, skipUnreadable
 	}
 	if st.Size > maxFileBytes {
@@ -33,7 +34,7 @@ func readFile(name string, buf []byte) ([]byte, int, skipReason) {
 	}
 	k := 0
 	for k < n {
-		r, err := syscall.Read(fd, buf[k:n])
+		r, err := sysRead(fd, buf[k:n])
 		if err == syscall.EINTR {
 			continue
 		}

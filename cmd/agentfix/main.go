@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentfix/agentfix/internal/cli"
 	"github.com/agentfix/agentfix/internal/procenv"
+	"github.com/agentfix/agentfix/internal/repoctx"
 	"github.com/agentfix/agentfix/internal/verify"
 )
 
@@ -20,6 +21,9 @@ func main() {
 	if err := procenv.Harden(verify.IsSecretName); err != nil {
 		fmt.Fprintf(os.Stderr, "agentfix: warning: secrets may be readable by child processes: %v\n", err)
 	}
+	// Packing context reads every file of the repository (see
+	// repoctx.TuneGC).
+	repoctx.TuneGC()
 	// The token is read once, here, and leaves the environment Go holds:
 	// no program agentfix starts inherits it, even by mistake.
 	env := cli.OSEnv()

@@ -1,4 +1,4 @@
-//go:build linux && (amd64 || arm64)
+//go:build linux && (amd64 || arm64) && !msan && !asan
 
 package repoctx
 
@@ -20,7 +20,9 @@ import (
 // grep's, wall 2.12x → 1.88x.
 //
 // Only where syscall.Fstat is the fstat system call on syscall.Stat_t, as
-// on these two: elsewhere sys_unix.go calls through the syscall package.
+// on these two, and not in a build with the memory or address sanitizer,
+// which the syscall package tells what the kernel wrote and a raw call
+// does not: elsewhere sys_unix.go calls through the syscall package.
 
 // atFDCWD is AT_FDCWD: a relative name is opened from the working
 // directory.

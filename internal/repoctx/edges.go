@@ -127,7 +127,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 	}
 	slices.Sort(files)
 	files = slices.Compact(files)
-	r.outlineAll(context.Background(), files)
+	r.outlineAll(context.Background(), files, true)
 	var callees []int
 	for _, i := range files {
 		for _, name := range names {
@@ -137,7 +137,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 		}
 	}
 	slices.Sort(callees)
-	r.outlineAll(context.Background(), slices.Compact(callees))
+	r.outlineAll(context.Background(), slices.Compact(callees), true)
 	for _, name := range names {
 		for _, l := range r.defs[exactHash([]byte(name))] {
 			i := int(l.file)
@@ -517,7 +517,7 @@ func (r *Ranking) meet(into reach, past meetings, names map[string]bool) {
 		}
 	}
 	slices.Sort(files)
-	r.outlineAll(context.Background(), slices.Compact(files))
+	r.outlineAll(context.Background(), slices.Compact(files), true)
 	for _, g := range met {
 		// Summed in one order, so that the same paths weigh the same.
 		ps := slices.Sorted(maps.Values(g.callers))
@@ -569,7 +569,7 @@ func (r *Ranking) prefetch(c call, queue []call, names map[string]bool, n int) {
 		}
 	}
 	slices.Sort(is)
-	r.outlineAll(context.Background(), slices.Compact(is))
+	r.outlineAll(context.Background(), slices.Compact(is), true)
 }
 
 // heldTypes are the types of the values test s of dir holds: those it
@@ -1165,7 +1165,7 @@ func (r *Ranking) symbolNamed(i int, name string) (symbol, bool) {
 // symbolsNamed are the top-level definitions of file i called name: a
 // function and the methods of that name, which a call x.Name() may mean.
 func (r *Ranking) symbolsNamed(i int, name string) []symbol {
-	o := r.outlineOf(i)
+	o := r.factsOf(i)
 	if o == nil {
 		return nil
 	}

@@ -33,6 +33,11 @@ type outline struct {
 	// imports are the lines from the package clause to the end of the
 	// imports (Go only; 0 when not known).
 	importsFrom, importsTo int
+	// src is the Go source of an outline whose definitions' facts (what
+	// each calls, builds and uses: callees, own, dry, pkgCalls, builds,
+	// vars) are not made yet, nil once they are. Code that reads them
+	// gets the outline from factsOf (symbolsNamed does).
+	src []byte
 }
 
 // symbol is a top-level definition and the lines it spans (its doc comment
@@ -73,24 +78,38 @@ func (r *Ranking) outlineOf(i int) *outline {
 	if o, ok := r.outline[i]; ok {
 		return o
 	}
-	o := r.readOutline(i)
+	o := r.readOutline(i, true)
 	r.outline[i] = o
 	return o
 }
 
-// readOutline reads and outlines file i (nil when it cannot be read).
-func (r *Ranking) readOutline(i int) *outline {
+// readOutline reads and outlines file i (nil when it cannot be read),
+// with its definitions' facts unless facts is false.
+func (r *Ranking) readOutline(i int, facts bool) *outline {
 	src, err := os.ReadFile(filepath.Join(r.ix.root, r.ix.paths[i]))
 	if err != nil {
 		return nil
 	}
-	return outlineFile(r.ix.paths[i], src)
+	return outlineOfSource(r.ix.paths[i], src, facts)
+}
+
+// factsOf is file i's outline with its definitions' facts, made now if
+// the packer outlined it without them.
+func (r *Ranking) factsOf(i int) *outline {
+	o := r.outlineOf(i)
+	if o != nil && o.src != nil {
+		o.syms = outlineFile(r.ix.paths[i], o.src).syms
+		o.src = nil
+	}
+	return o
 }
 
 // outlineAll outlines the files is that are not outlined yet, in
 // parallel: a caller that will need most of them saves the wall time of
-// parsing them one by one (the packer's largest cost).
-func (r *Ranking) outlineAll(ctx context.Context, is []int) {
+// parsing them one by one (the packer's largest cost). Without facts,
+// their definitions' facts wait for factsOf: the packer shows parts of
+// most of the files it outlines and follows the calls of few.
+func (r *Ranking) outlineAll(ctx context.Context, is []int, facts bool) {
 	var todo []int
 	for _, i := range is {
 		if _, ok := r.outline[i]; !ok {
@@ -98,7 +117,7 @@ func (r *Ranking) outlineAll(ctx context.Context, is []int) {
 		}
 	}
 	out := make([]*outline, len(todo))
-	inParallel(ctx, len(todo), func(k int) { out[k] = r.readOutline(todo[k]) })
+	inParallel(ctx, len(todo), func(k int) { out[k] = r.readOutline(todo[k], facts) })
 	if ctx.Err() != nil {
 		return // left to outlineOf, which the caller's own check stops
 	}
@@ -128,10 +147,14 @@ func inParallel(ctx context.Context, n int, f func(k int)) {
 
 // outlineFile outlines src: with go/parser for Go, by definition lines for
 // other languages (or Go that does not parse).
-func outlineFile(name string, src []byte) *outline {
+func outlineFile(name string, src []byte) *outline { return outlineOfSource(name, src, true) }
+
+// outlineOfSource is outlineFile, without the Go definitions' facts
+// unless facts is true.
+func outlineOfSource(name string, src []byte, facts bool) *outline {
 	o := &outline{lines: splitLines(src)}
 	if path.Ext(name) == ".go" {
-		if goOutline(o, name, src) {
+		if goOutline(o, name, src, facts) {
 			return o
 		}
 	}
@@ -148,7 +171,7 @@ func splitLines(src []byte) []string {
 	return strings.Split(s, "\n")
 }
 
-func goOutline(o *outline, name string, src []byte) bool {
+func goOutline(o *outline, name string, src []byte, facts bool) bool {
 	fset := token.NewFileSet()
 	// Without comments: parsing them costs, and a doc comment is the
 	// run of // lines right above a declaration (docStart).
@@ -181,12 +204,14 @@ func goOutline(o *outline, name string, src []byte) bool {
 			s := symbol{name: d.Name.Name, recv: recvName(d), start: line(d.Pos()), decl: line(d.Pos()), end: line(d.End())}
 			s.start = docStart(o.lines, s.decl)
 			s.sig = funcSig(fset, src, d)
-			s.callees = callees(d)
-			s.own = ownCalls(d)
-			s.dry = dryCalls(d)
-			s.pkgCalls = pkgCalls(d, imports)
-			if d.Body != nil {
-				s.builds, s.vars = bodyNames(d.Body, vars)
+			if facts {
+				s.callees = callees(d)
+				s.own = ownCalls(d)
+				s.dry = dryCalls(d)
+				s.pkgCalls = pkgCalls(d, imports)
+				if d.Body != nil {
+					s.builds, s.vars = bodyNames(d.Body, vars)
+				}
 			}
 			o.syms = append(o.syms, s)
 		case *ast.GenDecl:
@@ -201,8 +226,10 @@ func goOutline(o *outline, name string, src []byte) bool {
 					}
 					s = symbol{name: sp.Names[0].Name, sig: d.Tok.String() + " " + sp.Names[0].Name}
 					for _, v := range sp.Values {
-						_, used := bodyNames(v, vars)
-						s.vars = append(s.vars, used...)
+						if facts {
+							_, used := bodyNames(v, vars)
+							s.vars = append(s.vars, used...)
+						}
 					}
 				default:
 					continue
@@ -217,6 +244,9 @@ func goOutline(o *outline, name string, src []byte) bool {
 				o.syms = append(o.syms, s)
 			}
 		}
+	}
+	if !facts {
+		o.src = src
 	}
 	return true
 }

@@ -37,7 +37,7 @@ func TestOutlineAllOutlinesAsOutlineOfDoes(t *testing.T) {
 		is = append(is, i)
 	}
 	before := len(all.outline)
-	all.outlineAll(context.Background(), is)
+	all.outlineAll(context.Background(), is, true)
 	if len(all.outline) != len(is) || before == len(is) {
 		t.Fatalf("outlineAll outlined %d files of %d (%d before)", len(all.outline), len(is), before)
 	}
@@ -46,12 +46,42 @@ func TestOutlineAllOutlinesAsOutlineOfDoes(t *testing.T) {
 			t.Errorf("%s: outlineAll gave %v, outlineOf %v", all.ix.paths[i], got, want)
 		}
 	}
+	// Without facts: the same definitions at the same lines, and, once
+	// factsOf has made them, the same facts.
+	light := rank(t, repo, query)
+	light.outlineAll(context.Background(), is, false)
+	spans := func(o *outline) (out [][4]any) {
+		if o != nil {
+			for _, s := range o.syms {
+				out = append(out, [4]any{s.name, s.recv, s.start, s.end})
+			}
+		}
+		return out
+	}
+	facts := 0
+	for _, i := range is {
+		want := one.outlineOf(i)
+		if got := light.outline[i]; !reflect.DeepEqual(spans(got), spans(want)) {
+			t.Errorf("%s: outlineAll without facts gave %v, outlineOf %v", light.ix.paths[i], spans(got), spans(want))
+		}
+		if got := light.factsOf(i); !reflect.DeepEqual(parsed(got), parsed(want)) {
+			t.Errorf("%s: factsOf gave %v, outlineOf %v", light.ix.paths[i], parsed(got), parsed(want))
+		}
+		if want != nil {
+			for _, s := range want.syms {
+				facts += len(s.callees)
+			}
+		}
+	}
+	if facts == 0 {
+		t.Fatal("no definition of the fixture calls anything: factsOf is not tested")
+	}
 
 	cancelled := rank(t, repo, query)
 	before = len(cancelled.outline)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	cancelled.outlineAll(ctx, is)
+	cancelled.outlineAll(ctx, is, true)
 	if len(cancelled.outline) != before {
 		t.Errorf("a cancelled outlineAll outlined %d files", len(cancelled.outline)-before)
 	}

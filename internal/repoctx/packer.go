@@ -102,7 +102,7 @@ func (r *Ranking) Pack(ctx context.Context, opts Options) (*Pack, error) {
 		// choose parses nearly every code file it tries (parts ranks
 		// their definitions): all at once, on every core.
 		tried, _ := r.tried()
-		r.outlineAll(ctx, tried)
+		r.outlineAll(ctx, tried, false)
 		files, err := r.choose(ctx, left)
 		if err != nil {
 			return nil, err
@@ -488,8 +488,11 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 	}
 	var users []user
 	for k, f := range files {
-		o := r.outlineOf(f.i)
-		if o == nil || len(f.chunks) == 0 || isTestFile(r.ix.paths[f.i]) {
+		if len(f.chunks) == 0 || isTestFile(r.ix.paths[f.i]) {
+			continue
+		}
+		o := r.factsOf(f.i) // their calls and variables are followed
+		if o == nil {
 			continue
 		}
 		dir := path.Dir(r.ix.paths[f.i])

@@ -33,7 +33,7 @@ func (r *Ranking) structure() {
 			top = append(top, i)
 		}
 	}
-	r.outlineAll(context.Background(), top)
+	r.outlineAll(context.Background(), top, true)
 	topScore := r.score[r.order[0]]
 	add := map[int]float64{}
 	for _, i := range top {

@@ -33,7 +33,7 @@ func sysOpen(name string) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	dir := atFDCWD
+	dir := atFDCWD // a variable: a negative constant does not convert to uintptr
 	fd, _, e := syscall.RawSyscall6(syscall.SYS_OPENAT, uintptr(dir), uintptr(unsafe.Pointer(p)), syscall.O_RDONLY|syscall.O_CLOEXEC, 0, 0, 0)
 	if e != 0 {
 		return -1, e

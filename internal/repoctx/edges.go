@@ -187,6 +187,9 @@ func (r *Ranking) testEdges(bonus []float64) {
 			r.dispatched(mods, dir, s)
 		}
 	}
+	// Specs: the lines the output names in a test file outside every
+	// function (Ginkgo's It blocks).
+	r.specEdges(mods)
 	// A panic's frames: the function holding each line named outside
 	// test files, and what it calls.
 	for _, fl := range r.lines {
@@ -587,20 +590,28 @@ func (r *Ranking) heldTypes(dir string, s symbol) map[string]bool {
 		types[t] = true
 	}
 	for _, name := range s.callees {
-		for _, j := range r.defsIn(dir)[name] {
-			if !r.goCode(j) {
-				continue
-			}
-			for _, f := range r.symbolsNamed(j, name) {
-				if f.recv == "" {
-					for _, t := range f.builds {
-						types[t] = true
-					}
+		maps.Copy(types, r.builtBy(dir, name))
+	}
+	return types
+}
+
+// builtBy are the types the functions called name in package dir build
+// (NewStore returns &Store{}), as a set.
+func (r *Ranking) builtBy(dir, name string) map[string]bool {
+	out := map[string]bool{}
+	for _, j := range r.defsIn(dir)[name] {
+		if !r.goCode(j) {
+			continue
+		}
+		for _, f := range r.symbolsNamed(j, name) {
+			if f.recv == "" {
+				for _, t := range f.builds {
+					out[t] = true
 				}
 			}
 		}
 	}
-	return types
+	return out
 }
 
 // calleeFiles are the Go code files of dir that define a name s calls,
@@ -758,6 +769,12 @@ func (r *Ranking) subjectCalls(i int, s symbol, line int) []string {
 	if fn == nil {
 		return nil
 	}
+	return subjectCallsIn(fn, lineOf, line)
+}
+
+// subjectCallsIn are subjectCalls of function fn, the file line of a
+// position in it given by lineOf.
+func subjectCallsIn(fn *ast.FuncDecl, lineOf func(token.Pos) int, line int) []string {
 	var stmt ast.Stmt
 	var conds []ast.Expr // of the if statements whose bodies hold the line
 	ast.Inspect(fn.Body, func(n ast.Node) bool {
@@ -968,6 +985,11 @@ func (r *Ranking) valueFuncs(i int, s symbol, dir string) []call {
 	if fn == nil {
 		return nil
 	}
+	return r.valueFuncsIn(fn, dir)
+}
+
+// valueFuncsIn are valueFuncs of function fn.
+func (r *Ranking) valueFuncsIn(fn *ast.FuncDecl, dir string) []call {
 	var out []call
 	seen := map[string]bool{}
 	value := func(e ast.Expr) {

@@ -765,6 +765,13 @@ func (r *Ranking) candidates(i int, o *outline, narrow bool, unit int) []cand {
 		}
 		// A big definition: its head, then the lines the query points at.
 		cs = append(cs, cand{span(s.start, min(s.decl+2, s.end)), sc})
+		// A failing spec and its set-up, in a var _ = Describe(...) of
+		// many, next.
+		for _, c := range r.specParts[i] {
+			if c.StartLine >= s.start && c.EndLine <= s.end {
+				cs = append(cs, cand{c, sc * 0.95})
+			}
+		}
 		if !narrow && size <= bigFocused && !isTestFile(r.ix.paths[i]) && r.focused(i, s) {
 			// Whole, after its head (sc) and windows (sc*0.9).
 			cs = append(cs, cand{span(s.start, s.end), sc * 0.5})

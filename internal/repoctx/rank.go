@@ -50,6 +50,10 @@ type Ranking struct {
 	registries map[string]map[string][]string
 	// mods caches goModules; nil until they are read.
 	mods goModules
+	// specParts are, per test file, the failing specs and the set-up
+	// their containers run before them (see specEdges): what of a
+	// var _ = Describe(...) the packer shows.
+	specParts map[int][]Chunk
 }
 
 type fileLine struct {

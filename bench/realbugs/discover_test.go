@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -18,5 +21,53 @@ func TestNotABug(t *testing.T) {
 		if got := notABug(c.out); c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
 			t.Errorf("notABug(%q) = %q, want %q", c.out, got, c.want)
 		}
+	}
+}
+
+// TestDiffModulesFindsChangedSpecs: a release that changes a Ginkgo spec
+// (in var _ = Describe(...)) and no Test function has its package's
+// suite, the Test function that runs the specs, as its changed tests; a
+// release that changes a Test function has that one.
+func TestDiffModulesFindsChangedSpecs(t *testing.T) {
+	suite := "package kv_test\n\nimport \"testing\"\n\nfunc TestStore(t *testing.T) {\n\tRegisterFailHandler(Fail)\n\tRunSpecs(t, \"Store Suite\")\n}\n\nfunc TestOther(t *testing.T) {}\n"
+	specs := func(want string) string {
+		return "package kv_test\n\nvar _ = Describe(\"Store\", func() {\n\tIt(\"gets\", func() {\n\t\tExpect(Get()).To(Equal(" + want + "))\n\t})\n})\n"
+	}
+	code := func(v string) string {
+		return "package kv\n\n// Get is the value.\nfunc Get() int { return " + v + " }\n"
+	}
+	write := func(dir string, files map[string]string) {
+		for p, src := range files {
+			if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, p), []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name      string
+		testAfter map[string]string
+		want      []string
+	}{
+		{"a spec", map[string]string{"kv/store_test.go": specs("2")}, []string{"TestStore"}},
+		{"a Test function", map[string]string{"kv/suite_test.go": strings.Replace(suite, "TestOther(t *testing.T) {}", "TestOther(t *testing.T) { t.Log() }", 1)}, []string{"TestOther"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before, after := t.TempDir(), t.TempDir()
+			base := map[string]string{"go.mod": "module ex.com/kv\n", "kv/kv.go": code("1"), "kv/suite_test.go": suite, "kv/store_test.go": specs("1")}
+			write(before, base)
+			write(after, base)
+			write(after, map[string]string{"kv/kv.go": code("2")})
+			write(after, c.testAfter)
+			ch, err := diffModules(before, after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fmt.Sprint(ch.tests); got != fmt.Sprint(map[string][]string{"kv": c.want}) {
+				t.Errorf("tests = %s, want kv: %v", got, c.want)
+			}
+		})
 	}
 }

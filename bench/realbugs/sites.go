@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -115,6 +116,7 @@ func diffModules(before, after string) (*change, error) {
 		names = append(names, p)
 	}
 	sort.Strings(names)
+	specDirs := map[string]bool{}
 	for _, p := range names {
 		old, existed := a[p]
 		if existed && bytes.Equal(old, b[p]) {
@@ -126,6 +128,9 @@ func diffModules(before, after string) (*change, error) {
 				for _, t := range changedTests(old, b[p]) {
 					dir := pathDir(p)
 					c.tests[dir] = append(c.tests[dir], t)
+				}
+				if changedSpecs(old, b[p]) {
+					specDirs[pathDir(p)] = true
 				}
 			}
 			continue
@@ -152,7 +157,75 @@ func diffModules(before, after string) (*change, error) {
 		return nil, err
 	}
 	c.testFiles = append(c.testFiles, other...)
+	// A package whose changed tests are specs (Ginkgo's, in a var's
+	// value) runs them through its suite's Test functions, changed or not.
+	for dir := range specDirs {
+		if len(c.tests[dir]) == 0 {
+			c.tests[dir] = suiteTests(b, dir)
+		}
+	}
 	return c, nil
+}
+
+// changedSpecs reports whether the release added or changed specs in a
+// test file: a package-level var whose value holds a function literal
+// (var _ = Describe("...", func() { It("...", func() { ... }) })).
+func changedSpecs(old, new []byte) bool {
+	before := specVars(old)
+	for _, text := range specVars(new) {
+		if !slices.Contains(before, text) {
+			return true
+		}
+	}
+	return false
+}
+
+// specVars are the texts of src's package-level var declarations that
+// hold a function literal.
+func specVars(src []byte) []string {
+	if src == nil {
+		return nil
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x_test.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.VAR {
+			continue
+		}
+		lit := false
+		ast.Inspect(g, func(n ast.Node) bool {
+			_, isLit := n.(*ast.FuncLit)
+			lit = lit || isLit
+			return !lit
+		})
+		if lit {
+			out = append(out, string(src[fset.Position(g.Pos()).Offset:fset.Position(g.End()).Offset]))
+		}
+	}
+	return out
+}
+
+// suiteTests are the Test functions of the test files of package dir (of
+// files, by path) that run its specs: those calling RunSpecs.
+func suiteTests(files map[string][]byte, dir string) []string {
+	var out []string
+	for p, src := range files {
+		if pathDir(p) != dir || !strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		for name, body := range testFuncs(src) {
+			if strings.Contains(body, "RunSpecs(") {
+				out = append(out, name)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func pathDir(p string) string {

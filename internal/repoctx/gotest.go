@@ -51,11 +51,63 @@ var (
 // A log that shows no failure once they are gone (everything passed) is
 // read whole.
 func failedOutput(text string) string {
-	text = testJSONText(text)
+	text = withoutPassedSpecs(testJSONText(text))
 	if failed := withoutPassed(text); reFailBlock.MatchString(failed) {
 		return failed
 	}
 	return text
+}
+
+var (
+	// reSpecRule is the rule Ginkgo prints between the reports of its
+	// specs.
+	reSpecRule = regexp.MustCompile(`^-{20,}\s*$`)
+	// reSpecPassed is the line of a spec's report in Ginkgo's verbose
+	// output (-ginkgo.v) that says it passed ("• [0.002 seconds]"; "•"
+	// in Ginkgo 1), was skipped or is pending.
+	reSpecPassed = regexp.MustCompile(`^\s*(?:•(?:\s*\[[\d.]+ seconds\])?|[SP] \[(?:SKIPPED|SKIPPING|PENDING)\].*)\s*$`)
+	// reSpecLocation is the line of a spec's report that says where its
+	// It is: "/src/kv/store_test.go:16".
+	reSpecLocation = regexp.MustCompile(`^\s*\S+_test\.go:\d+\s*$`)
+	// reSpecFailed is a line of a spec's report that says it failed.
+	reSpecFailed = regexp.MustCompile(`\[(?:FAILED|PANICKED|TIMEDOUT|INTERRUPTED|ABORTED)\]|^\s*• (?:Failure|Panic|Timeout)`)
+)
+
+// withoutPassedSpecs is Ginkgo's output without the reports of the specs
+// that passed, were skipped or are pending: its verbose output reports
+// every spec, with the line of its It, and each such line would count as
+// a failing spec's (see specEdges). Other text is returned as it is.
+func withoutPassedSpecs(text string) string {
+	if !strings.Contains(text, "Ran ") || !strings.Contains(text, " Specs in ") || !strings.Contains(text, "-----") {
+		return text
+	}
+	lines := strings.SplitAfter(text, "\n")
+	var b strings.Builder
+	// A spec's report names the line of its It; the bullets of the
+	// succinct output, between two failures' reports, name none.
+	flush := func(block []string) {
+		passed, failed, located := false, false, false
+		for _, l := range block {
+			passed = passed || reSpecPassed.MatchString(l)
+			failed = failed || reSpecFailed.MatchString(l)
+			located = located || reSpecLocation.MatchString(l)
+		}
+		if !passed || failed || !located {
+			for _, l := range block {
+				b.WriteString(l)
+			}
+		}
+	}
+	start := 0
+	for i, l := range lines {
+		if reSpecRule.MatchString(l) {
+			flush(lines[start:i])
+			b.WriteString(l)
+			start = i + 1
+		}
+	}
+	flush(lines[start:])
+	return b.String()
 }
 
 // withoutPassed is go test output text without the lines of the packages

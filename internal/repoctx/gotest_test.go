@@ -290,3 +290,71 @@ func TestFailedOutputOfGotestfmt(t *testing.T) {
 		})
 	}
 }
+
+// ginkgoVerbose is Ginkgo 2's verbose output (-ginkgo.v) of a suite whose
+// second spec fails: each spec's report names its It's line.
+const ginkgoVerbose = `Running Suite: Store Suite - /src/kv
+=====================================
+Random Seed: 1732795299
+
+Will run 3 of 3 specs
+------------------------------
+Store gets what it put
+/src/kv/store_test.go:16
+• [0.000 seconds]
+------------------------------
+Store with spaces finds the trimmed key
+/src/kv/store_test.go:25
+  [FAILED] in [It] - /src/kv/store_test.go:28 @ 11/28/26 12:20:43.593
+• [FAILED] [0.000 seconds]
+Store with spaces [It] finds the trimmed key
+/src/kv/store_test.go:25
+
+  [FAILED] Expected
+      <bool>: false
+  to be true
+  In [It] at: /src/kv/store_test.go:28 @ 11/28/26 12:20:43.593
+------------------------------
+S [SKIPPED] [0.000 seconds]
+Store deletes [It] what it put
+/src/kv/store_test.go:34
+------------------------------
+
+Summarizing 1 Failure:
+  [FAIL] Store with spaces [It] finds the trimmed key
+  /src/kv/store_test.go:28
+
+Ran 2 of 3 Specs in 0.004 seconds
+FAIL! -- 1 Passed | 1 Failed | 0 Pending | 1 Skipped
+--- FAIL: TestStore (0.00s)
+FAIL
+FAIL	example.com/kv	0.011s
+FAIL
+`
+
+// TestFailedOutputOfGinkgoVerbose: of Ginkgo's verbose output, the
+// reports of the specs that passed or were skipped go (each names its
+// It's line, which would count as a failing spec's); the failure's and
+// the summary stay. Ginkgo 1's report of a passed spec ("•") goes too;
+// the bullets of the succinct output, which name no line, stay.
+func TestFailedOutputOfGinkgoVerbose(t *testing.T) {
+	got := failedOutput(ginkgoVerbose)
+	for _, gone := range []string{"store_test.go:16", "store_test.go:34", "gets what it put"} {
+		if strings.Contains(got, gone) {
+			t.Errorf("failedOutput keeps %q:\n%s", gone, got)
+		}
+	}
+	for _, kept := range []string{"/src/kv/store_test.go:25\n", "In [It] at: /src/kv/store_test.go:28", "Summarizing 1 Failure", "--- FAIL: TestStore", "Running Suite: Store Suite"} {
+		if !strings.Contains(got, kept) {
+			t.Errorf("failedOutput drops %q:\n%s", kept, got)
+		}
+	}
+	v1 := strings.Replace(ginkgoVerbose, "• [0.000 seconds]\n", "•\n", 1)
+	if got := failedOutput(v1); strings.Contains(got, "store_test.go:16") {
+		t.Errorf("failedOutput keeps Ginkgo 1's passed spec:\n%s", got)
+	}
+	succinct := "Running Suite: Store Suite - /src/kv\n====\nWill run 3 of 3 specs\n•\n------------------------------\n• [FAILED] [0.000 seconds]\nStore [It] finds\n/src/kv/store_test.go:25\n------------------------------\n•\n\nRan 3 of 3 Specs in 0.004 seconds\nFAIL! -- 2 Passed | 1 Failed\n--- FAIL: TestStore (0.00s)\nFAIL\n"
+	if got := failedOutput(succinct); got != succinct {
+		t.Errorf("failedOutput(succinct) = %q, want it unchanged", got)
+	}
+}

@@ -82,9 +82,13 @@ func TestBuildFollowsTheFailingSpec(t *testing.T) {
 	code := storeCode()
 	suite := "package %s\n\nimport (\n\t\"testing\"\n\n\t. \"github.com/onsi/ginkgo/v2\"\n\t. \"github.com/onsi/gomega\"\n)\n\n" +
 		"func TestStore(t *testing.T) {\n\tRegisterFailHandler(Fail)\n\tRunSpecs(t, \"Store Suite\")\n}\n"
-	for _, tc := range []struct{ name, dir, pkg string }{
-		{"own directory", "kv", "kv_test"},
-		{"another directory", "kv/spec", "spec"},
+	for _, tc := range []struct {
+		name, dir, pkg string
+		verbose        bool
+	}{
+		{"own directory", "kv", "kv_test", false},
+		{"another directory", "kv/spec", "spec", false},
+		{"verbose output", "kv", "kv_test", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			specs := storeSpecs(tc.pkg, "example.com/kv/kv")
@@ -97,6 +101,15 @@ func TestBuildFollowsTheFailingSpec(t *testing.T) {
 			it := lineOf(specs, "\t\tIt(\"reads what was written\"")
 			at := lineOf(specs, "\t\t\tExpect(ok)")
 			failing := ginkgoFailure(tc.dir+"/store_test.go", it, at, "example.com/kv/"+tc.dir)
+			if tc.verbose {
+				// -ginkgo.v reports every spec that passed, with its
+				// line, before the failure.
+				var passed strings.Builder
+				for k := range 30 {
+					fmt.Fprintf(&passed, "------------------------------\nthe cache counts step %d\n/src/%s/store_test.go:%d\n• [0.000 seconds]\n", k, tc.dir, lineOf(specs, fmt.Sprintf("\tIt(\"counts step %d\"", k)))
+				}
+				failing = strings.Replace(failing, "••••••••••••••••••••••••••••••\n", passed.String(), 1)
+			}
 			p := build(t, repo, failing, 1200)
 			mustPackFunc(t, p, "kv/store.go", code, "(s *Store) Get")
 			mustPackFunc(t, p, "kv/store.go", code, "lookupKey")

@@ -15,12 +15,15 @@ import (
 
 // Selection rules for a release to become a case (see README.md).
 const (
-	maxCodeFiles   = 3  // non-test .go files the fix changes
-	maxFixLines    = 80 // lines added plus base lines changed in them
-	testTimeout    = 4 * time.Minute
-	failingLimit   = 6000 // bytes of failing output kept, head and tail
-	perModuleLimit = 4    // cases kept per module, newest releases first
+	maxCodeFiles = 3  // non-test .go files the fix changes
+	maxFixLines  = 80 // lines added plus base lines changed in them
+	testTimeout  = 4 * time.Minute
+	failingLimit = 6000 // bytes of failing output kept, head and tail
 )
+
+// perModuleLimit is how many cases discover keeps per module, newest
+// releases first (-per-module).
+var perModuleLimit = 4
 
 // discover walks consecutive patch releases of each module, newest first,
 // and prints (as JSON, one case per line, without issue text) those whose

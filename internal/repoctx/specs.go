@@ -37,6 +37,18 @@ type spec struct {
 // setupCalls run their function before each spec in their container.
 var setupCalls = map[string]bool{"BeforeEach": true, "JustBeforeEach": true, "BeforeAll": true}
 
+// nodeCalls make a container or a spec of their function: what runs in
+// it runs on its own, not as part of the function around it.
+var nodeCalls = map[string]bool{}
+
+func init() {
+	for _, n := range []string{"Describe", "Context", "When", "It", "Specify", "DescribeTable", "DescribeTableSubtree", "Entry", "Measure"} {
+		for _, prefix := range []string{"", "F", "P", "X"} {
+			nodeCalls[prefix+n] = true
+		}
+	}
+}
+
 // specEdges follows the specs whose lines the output names as a failing
 // test is followed: first the assertion's subject, then its other
 // callees, and the methods of the values it builds that the code calls.
@@ -62,10 +74,13 @@ func (r *Ranking) specEdges(mods goModules) {
 		}
 		direct := append(calls(dir, mods, sp.sym, 0, 1), r.valueFuncsIn(sp.fn, dir)...)
 		types := r.heldTypes(dir, sp.sym)
-		// What the dot-imported functions it calls build are values it
-		// holds, as its own package's are. A name no package defines is
-		// none of the repository's code (Expect), and would use up
-		// edgeNodes.
+		// A dot-imported package's function counts as one call further
+		// away: such a package is more often the spec's DSL or its
+		// helpers than the code under test (the package under test is
+		// most often the spec's own, package kv_test in kv). What it
+		// builds are values the spec holds, as its own package's are. A
+		// name no package defines is none of the repository's code
+		// (Expect), and would use up edgeNodes.
 		resolve := func(cs []call) []call {
 			out := cs[:0]
 			for _, c := range cs {
@@ -74,7 +89,7 @@ func (r *Ranking) specEdges(mods goModules) {
 				}
 				if len(r.defsIn(c.dir)[c.name]) == 0 {
 					if k := slices.IndexFunc(dotDirs, func(d string) bool { return r.definesFunc(d, c.name) }); k >= 0 {
-						c.dir = dotDirs[k]
+						c.dir, c.weight = dotDirs[k], c.weight*edgeDecay
 						maps.Copy(types, r.builtBy(c.dir, c.name))
 					}
 				}
@@ -209,8 +224,8 @@ func litsHolding(f *ast.File, s symbol, line int, lineOf func(token.Pos) int) []
 
 // specFunc is the spec chain ends in as a function: the set-up of each
 // container around it (the bodies of its setupCalls, and its statements
-// that are neither a container nor a spec), then the spec's body. setup
-// are the set-up calls.
+// that hold no function literal: not a container, a spec, nor a loop
+// that makes them), then the spec's body. setup are the set-up calls.
 func specFunc(chain []*ast.FuncLit) (fn *ast.FuncDecl, setup []*ast.CallExpr) {
 	lit := chain[len(chain)-1]
 	body := &ast.BlockStmt{Lbrace: lit.Body.Lbrace, Rbrace: lit.Body.Rbrace}
@@ -221,12 +236,18 @@ func specFunc(chain []*ast.FuncLit) (fn *ast.FuncDecl, setup []*ast.CallExpr) {
 			case call != nil && setupCalls[lastName(call.Fun)]:
 				body.List = append(body.List, fn.Body.List...)
 				setup = append(setup, call)
-			case call == nil:
+			case !holdsFuncLit(st):
 				body.List = append(body.List, st)
 			}
 		}
 	}
-	body.List = append(body.List, lit.Body.List...)
+	// A container's own line names it when building the spec tree
+	// failed (an assertion in its body): its body ran, not its specs.
+	for _, st := range lit.Body.List {
+		if call, _ := callWithFunc(st); call == nil || !nodeCalls[lastName(call.Fun)] {
+			body.List = append(body.List, st)
+		}
+	}
 	return &ast.FuncDecl{Name: ast.NewIdent("_"), Type: lit.Type, Body: body}, setup
 }
 
@@ -248,4 +269,15 @@ func callWithFunc(st ast.Stmt) (*ast.CallExpr, *ast.FuncLit) {
 		}
 	}
 	return nil, nil
+}
+
+// holdsFuncLit reports whether n holds a function literal.
+func holdsFuncLit(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		_, lit := n.(*ast.FuncLit)
+		found = found || lit
+		return !found
+	})
+	return found
 }

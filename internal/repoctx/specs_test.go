@@ -2,6 +2,7 @@ package repoctx
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -133,10 +134,13 @@ func TestBuildFollowsTheFailingSpec(t *testing.T) {
 // names, and what its body holds.
 func TestSpecs(t *testing.T) {
 	specs := storeSpecs("kv_test", "example.com/kv/kv")
+	loop := "package kv_test\n\nvar _ = Describe(\"loop\", func() {\n\tfor _, n := range []int{1, 2} {\n\t\tIt(fmt.Sprint(n), func() {\n\t\t\tExpect(step1(n, 0)).To(Equal(n))\n\t\t})\n\t}\n\n" +
+		"\tIt(\"fails\", func() {\n\t\tExpect(NewStore()).To(BeNil())\n\t})\n})\n"
 	repo := newRepo(t, map[string]string{
 		"go.mod":           "module example.com/kv\n",
 		"kv/store.go":      storeCode(),
 		"kv/store_test.go": specs,
+		"kv/loop_test.go":  loop,
 	})
 	it := lineOf(specs, "\t\tIt(\"reads what was written\"")
 	at := lineOf(specs, "\t\t\tExpect(ok)")
@@ -180,5 +184,43 @@ func TestSpecs(t *testing.T) {
 	}
 	if strings.Contains(callees, "step") {
 		t.Errorf("callees %q hold another spec's", callees)
+	}
+	// A loop that makes specs in the container is none of the set-up.
+	r = rank(t, repo, fmt.Sprintf("  /src/kv/loop_test.go:%d\n", lineOf(loop, "\t\tExpect(NewStore())")))
+	if sp = r.specs(); len(sp) != 1 {
+		t.Fatalf("%d specs, want 1", len(sp))
+	}
+	if callees = " " + strings.Join(sp[0].sym.callees, " ") + " "; !strings.Contains(callees, " NewStore ") || strings.Contains(callees, " step1 ") {
+		t.Errorf("the spec's callees %q: want NewStore, not the loop's step1", callees)
+	}
+	// The Describe's line alone (building the spec tree failed in its
+	// body): its own statements ran, not its specs.
+	r = rank(t, repo, fmt.Sprintf("  /src/kv/store_test.go:%d\n", describe))
+	if sp = r.specs(); len(sp) != 1 {
+		t.Fatalf("%d specs, want 1", len(sp))
+	}
+	callees = " " + strings.Join(sp[0].sym.callees, " ") + " "
+	if !strings.Contains(callees, " NewStore ") || strings.Contains(callees, " Get ") || strings.Contains(callees, "step") {
+		t.Errorf("the Describe's callees %q: want its BeforeEach's NewStore, none of its specs' Get or step", callees)
+	}
+}
+
+// TestSpecEdgesWeighDotImportedFunctionsLess: a function of another
+// package that a spec's file dot-imports (NewStore, from a spec in
+// another directory) is reached as one call further away than the same
+// function of the spec's own package: such a package is more often the
+// spec's DSL or its helpers than the code under test.
+func TestSpecEdgesWeighDotImportedFunctionsLess(t *testing.T) {
+	code := storeCode()
+	weight := map[string]float64{}
+	for _, dir := range []string{"kv", "kv/spec"} {
+		specs := storeSpecs("kv_test", "example.com/kv/kv")
+		repo := newRepo(t, map[string]string{"go.mod": "module example.com/kv\n", "kv/store.go": code, dir + "/store_test.go": specs})
+		r := rank(t, repo, fmt.Sprintf("  /src/%s/store_test.go:%d\n", dir, lineOf(specs, "\t\t\tExpect(ok)")))
+		i := slices.Index(r.ix.paths, "kv/store.go")
+		weight[dir] = r.reached[i][lineOf(code, "func NewStore")]
+	}
+	if weight["kv"] == 0 || weight["kv/spec"] != weight["kv"]*edgeDecay {
+		t.Errorf("NewStore reached with %v from its own directory, %v from another's dot-import; want the second %v times the first", weight["kv"], weight["kv/spec"], edgeDecay)
 	}
 }

@@ -21,7 +21,7 @@ import (
 var goTestMode string
 
 // goTestModes are the values -gotest takes.
-var goTestModes = []string{"v", "json", "all", "gotestsum", "gotestfmt"}
+var goTestModes = []string{"v", "json", "all", "gotestsum", "gotestfmt", "ginkgo"}
 
 // goTestSum is the gotestsum that -gotest gotestsum runs (go run fetches
 // it from the module proxy), and goTestSumFormat its --format
@@ -74,8 +74,15 @@ func goTestOutput(root string, c Case, mode string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), goTestTimeout)
 	defer cancel()
 	args := []string{"test", "-count=1", "-" + mode, "./" + c.Package}
-	if mode == "all" {
+	switch {
+	case mode == "all":
 		args = []string{"test", "-count=1", "./..."}
+	case mode == "ginkgo" && usesGinkgo(filepath.Join(root, c.Package)):
+		// Ginkgo's verbose report of every spec, as go test ./...
+		// -ginkgo.v (or ginkgo -v) prints it in a CI log.
+		args = []string{"test", "-count=1", "./" + c.Package, "-ginkgo.v"}
+	case mode == "ginkgo":
+		args = []string{"test", "-count=1", "-v", "./" + c.Package}
 	}
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = root
@@ -137,4 +144,16 @@ func renderTestJSON(root string, c Case, tool string, args ...string) (string, e
 		return "", fmt.Errorf("%s: %s %s: %v\n%s", c.ID, tool, strings.Join(args, " "), err, stderr.String())
 	}
 	return string(out), nil
+}
+
+// usesGinkgo reports whether a test file of the package in dir imports
+// Ginkgo.
+func usesGinkgo(dir string) bool {
+	files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil && strings.Contains(string(b), `"github.com/onsi/ginkgo`) {
+			return true
+		}
+	}
+	return false
 }

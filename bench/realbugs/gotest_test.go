@@ -50,3 +50,25 @@ func TestPackageOutput(t *testing.T) {
 		t.Errorf("a run past the timeout: %v, want errTooLong", err)
 	}
 }
+
+// TestPackageOutputOfGinkgoMode: -gotest ginkgo runs a package without
+// Ginkgo specs as -gotest v does; usesGinkgo tells the packages whose
+// tests import Ginkgo, which it runs with -ginkgo.v.
+func TestPackageOutputOfGinkgoMode(t *testing.T) {
+	root := t.TempDir()
+	actiontest.WriteFiles(t, root, map[string]string{
+		"go.mod":              "module example.com/kv\n\ngo 1.22\n",
+		"kv/kv.go":            "package kv\n\nfunc Get() bool { return true }\n",
+		"kv/kv_test.go":       "package kv\n\nimport \"testing\"\n\nfunc TestGet(t *testing.T) {\n\tif Get() {\n\t\tt.Error(\"Get found a missing key\")\n\t}\n}\n",
+		"specs/suite_test.go": "package specs\n\nimport (\n\t\"testing\"\n\n\t. \"github.com/onsi/ginkgo/v2\"\n)\n\nfunc TestSpecs(t *testing.T) { RunSpecs(t, \"Specs\") }\n",
+	})
+	goTestMode = "ginkgo"
+	t.Cleanup(func() { goTestMode = "" })
+	out, err := packageOutput(root, Case{ID: "kv@v1.0.1", Package: "kv"})
+	if err != nil || !strings.Contains(out, "=== RUN   TestGet") || !strings.Contains(out, "Get found a missing key") {
+		t.Errorf("go test of a package without specs: %v\n%s", err, out)
+	}
+	if usesGinkgo(filepath.Join(root, "kv")) || !usesGinkgo(filepath.Join(root, "specs")) {
+		t.Errorf("usesGinkgo: kv %v, specs %v; want false, true", usesGinkgo(filepath.Join(root, "kv")), usesGinkgo(filepath.Join(root, "specs")))
+	}
+}

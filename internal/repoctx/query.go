@@ -56,9 +56,12 @@ var (
 	reFailTest = regexp.MustCompile(`(?:--- (?:FAIL|PANIC): |=== FAIL: (\S+) )(\S+)`)
 	reTestName = regexp.MustCompile(`\b(?:Test|Benchmark|Fuzz)[A-Z0-9_]\w*`)
 	reFileLine = regexp.MustCompile(`((?:[\w.\-]+/)*[\w.\-]+\.[A-Za-z][A-Za-z0-9]{0,4}):(\d+)`)
-	reFileName = regexp.MustCompile(`(?:[\w.\-]+/)*[\w\-]+\.(?:go|py|js|jsx|ts|tsx|rs|java|kt|c|h|cc|cpp|hpp|rb|php|cs|swift|scala|sh|proto|ya?ml|toml|json|md)\b`)
-	reFrame    = regexp.MustCompile(`(?m)^\s*((?:[\w.\-]+/)*[\w\-]+)\.(?:\(\*?(\w+)(?:\[[^\]]*\])?\)\.)?(\w+)(?:\.func\d+)*(?:\[[^\]]*\])?\(`)
-	rePkgLine  = regexp.MustCompile(`(?m)^(?:FAIL|ok|---)\s+((?:[\w.\-]+/)*[\w.\-]+)\s+(?:[\d.]+s|\[|\(cached\))`)
+	// reConveyLine is where GoConvey says an assertion failed: the file
+	// on one line, "* /src/kv/kv_test.go", and "Line 15:" on the next.
+	reConveyLine = regexp.MustCompile(`(?m)^[ \t]*\* /?((?:[\w.\-]+/)*[\w.\-]+\.go)[ \t]*\n[ \t]*Line (\d+):`)
+	reFileName   = regexp.MustCompile(`(?:[\w.\-]+/)*[\w\-]+\.(?:go|py|js|jsx|ts|tsx|rs|java|kt|c|h|cc|cpp|hpp|rb|php|cs|swift|scala|sh|proto|ya?ml|toml|json|md)\b`)
+	reFrame      = regexp.MustCompile(`(?m)^\s*((?:[\w.\-]+/)*[\w\-]+)\.(?:\(\*?(\w+)(?:\[[^\]]*\])?\)\.)?(\w+)(?:\.func\d+)*(?:\[[^\]]*\])?\(`)
+	rePkgLine    = regexp.MustCompile(`(?m)^(?:FAIL|ok|---)\s+((?:[\w.\-]+/)*[\w.\-]+)\s+(?:[\d.]+s|\[|\(cached\))`)
 	// reSumFailPkg is gotestsum's line for a package that failed: "✖  pkg
 	// (1.2s)" (--format pkgname), "FAIL pkg" (testname), "FAIL Package pkg
 	// (5ms)" (github-actions); its "FAIL pkg.TestX (0.00s)" is a test's.
@@ -149,7 +152,7 @@ func parseQuery(text string) *query {
 			}
 		}
 	}
-	for _, m := range reFileLine.FindAllStringSubmatch(text, -1) {
+	for _, m := range append(reFileLine.FindAllStringSubmatch(text, -1), reConveyLine.FindAllStringSubmatch(text, -1)...) {
 		line, _ := strconv.Atoi(m[2])
 		h := pathHint{path: m[1], line: line}
 		if !goRuntimePath(h.path) && !seenLine[h] {

@@ -202,3 +202,13 @@ func TestParseQueryLeavesOutHTMLTags(t *testing.T) {
 		t.Errorf("withoutHTMLTags = %q, want %q", got, want)
 	}
 }
+
+// TestParseQueryGoConvey: GoConvey says where an assertion failed on two
+// lines, the file, then "Line 15:"; that is the file's line 15, as
+// kv_test.go:15 would be.
+func TestParseQueryGoConvey(t *testing.T) {
+	q := parseQuery("x\nFailures:\n\n  * /src/kv/kv_test.go \n  Line 15:\n  Expected: true\n  Actual:   false\n\n\n1 total assertion\n\n--- FAIL: TestStore (0.00s)\nFAIL\nFAIL\texample.com/kv\t0.005s\nFAIL\n")
+	if !slices.Contains(q.paths, pathHint{path: "src/kv/kv_test.go", line: 15}) {
+		t.Errorf("paths = %v, want kv_test.go's line 15", q.paths)
+	}
+}

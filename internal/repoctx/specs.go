@@ -21,13 +21,14 @@ type spec struct {
 	file int
 	// fn is the spec as a function: the set-up its containers run before
 	// it (their BeforeEach and the like, and their own statements, such
-	// as var st *Store) and then its own body, each where the file has it.
+	// as var st *Store), then its own statements but the containers and
+	// specs it makes, each where the file has it (see specFunc).
 	fn     *ast.FuncDecl
 	lineOf func(token.Pos) int
 	sym    symbol
 	lines  []int // the lines of it the output names
-	// setup are the lines of the set-up it runs after (BeforeEach bodies
-	// and their calls).
+	// setup are the lines of its containers' set-up calls
+	// (BeforeEach(func() { ... })).
 	setup []Chunk
 	// dots are the import paths its file imports with the name "."
 	// (. "github.com/onsi/gomega"): a plain call may be theirs.
@@ -131,8 +132,8 @@ func (r *Ranking) specs() []spec {
 	type key struct{ file, decl int }
 	var out []spec
 	byLit := map[key]int{} // file and spec's first line -> index in out
-	parsed := map[key]*ast.File{}
-	fsets := map[key]*token.FileSet{}
+	parsed := map[int]*ast.File{}
+	fsets := map[int]*token.FileSet{}
 	for _, fl := range r.lines {
 		i, line := int(fl.file), int(fl.line)
 		p := r.ix.paths[i]
@@ -149,19 +150,18 @@ func (r *Ranking) specs() []spec {
 		if k < 0 {
 			continue
 		}
-		fk := key{i, 0}
-		f, ok := parsed[fk]
+		f, ok := parsed[i]
 		if !ok {
 			// The whole file: a spec's calls into the repository's other
 			// packages go through its imports.
-			fsets[fk] = token.NewFileSet()
-			f, _ = parser.ParseFile(fsets[fk], p, strings.Join(o.lines, "\n"), parser.SkipObjectResolution)
-			parsed[fk] = f
+			fsets[i] = token.NewFileSet()
+			f, _ = parser.ParseFile(fsets[i], p, strings.Join(o.lines, "\n"), parser.SkipObjectResolution)
+			parsed[i] = f
 		}
 		if f == nil {
 			continue
 		}
-		fset := fsets[fk]
+		fset := fsets[i]
 		lineOf := func(p token.Pos) int { return fset.Position(p).Line }
 		chain := litsHolding(f, o.syms[k], line, lineOf)
 		if len(chain) == 0 {
@@ -225,7 +225,8 @@ func litsHolding(f *ast.File, s symbol, line int, lineOf func(token.Pos) int) []
 // specFunc is the spec chain ends in as a function: the set-up of each
 // container around it (the bodies of its setupCalls, and its statements
 // that hold no function literal: not a container, a spec, nor a loop
-// that makes them), then the spec's body. setup are the set-up calls.
+// that makes them), then the spec's own statements but the containers and
+// specs it makes (nodeCalls). setup are the set-up calls.
 func specFunc(chain []*ast.FuncLit) (fn *ast.FuncDecl, setup []*ast.CallExpr) {
 	lit := chain[len(chain)-1]
 	body := &ast.BlockStmt{Lbrace: lit.Body.Lbrace, Rbrace: lit.Body.Rbrace}
@@ -241,8 +242,9 @@ func specFunc(chain []*ast.FuncLit) (fn *ast.FuncDecl, setup []*ast.CallExpr) {
 			}
 		}
 	}
-	// A container's own line names it when building the spec tree
-	// failed (an assertion in its body): its body ran, not its specs.
+	// When building the spec tree failed (an assertion in a container's
+	// body), Ginkgo names the container's line: its statements ran, not
+	// its specs.
 	for _, st := range lit.Body.List {
 		if call, _ := callWithFunc(st); call == nil || !nodeCalls[lastName(call.Fun)] {
 			body.List = append(body.List, st)

@@ -26,12 +26,17 @@ func TestNotABug(t *testing.T) {
 
 // TestDiffModulesFindsChangedSpecs: a release that changes a Ginkgo spec
 // (in var _ = Describe(...)) and no Test function has its package's
-// suite, the Test function that runs the specs, as its changed tests; a
-// release that changes a Test function has that one.
+// suite, the Test function that runs the specs, as its changed tests;
+// one that changes a testify suite's method, the Test function that runs
+// that suite; a release that changes a Test function has that one.
 func TestDiffModulesFindsChangedSpecs(t *testing.T) {
 	suite := "package kv_test\n\nimport \"testing\"\n\nfunc TestStore(t *testing.T) {\n\tRegisterFailHandler(Fail)\n\tRunSpecs(t, \"Store Suite\")\n}\n\nfunc TestOther(t *testing.T) {}\n"
 	specs := func(want string) string {
 		return "package kv_test\n\nvar _ = Describe(\"Store\", func() {\n\tIt(\"gets\", func() {\n\t\tExpect(Get()).To(Equal(" + want + "))\n\t})\n})\n"
+	}
+	kvSuite := func(want string) string {
+		return "package kv_test\n\nimport (\n\t\"testing\"\n\n\t\"github.com/stretchr/testify/suite\"\n)\n\ntype KVSuite struct{ suite.Suite }\n\n" +
+			"func TestKVSuite(t *testing.T) { suite.Run(t, new(KVSuite)) }\n\nfunc (s *KVSuite) TestGet() { s.Equal(" + want + ", Get()) }\n"
 	}
 	code := func(v string) string {
 		return "package kv\n\n// Get is the value.\nfunc Get() int { return " + v + " }\n"
@@ -53,20 +58,32 @@ func TestDiffModulesFindsChangedSpecs(t *testing.T) {
 	}{
 		{"a spec", map[string]string{"kv/store_test.go": specs("2")}, []string{"TestStore"}},
 		{"a Test function", map[string]string{"kv/suite_test.go": strings.Replace(suite, "TestOther(t *testing.T) {}", "TestOther(t *testing.T) { t.Log() }", 1)}, []string{"TestOther"}},
+		{"a testify suite's method", map[string]string{"kv/kv_suite_test.go": kvSuite("2")}, []string{"TestKVSuite"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			before, after := t.TempDir(), t.TempDir()
-			base := map[string]string{"go.mod": "module ex.com/kv\n", "kv/kv.go": code("1"), "kv/suite_test.go": suite, "kv/store_test.go": specs("1")}
+			base := map[string]string{"go.mod": "module ex.com/kv\n", "kv/kv.go": code("1"), "kv/suite_test.go": suite, "kv/store_test.go": specs("1"), "kv/kv_suite_test.go": kvSuite("1")}
 			write(before, base)
 			write(after, base)
 			write(after, map[string]string{"kv/kv.go": code("2")})
 			write(after, c.testAfter)
+			findSuites = true
+			t.Cleanup(func() { findSuites = false })
 			ch, err := diffModules(before, after)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got := fmt.Sprint(ch.tests); got != fmt.Sprint(map[string][]string{"kv": c.want}) {
 				t.Errorf("tests = %s, want kv: %v", got, c.want)
+			}
+			// Without -suites, as the sets before it were found: only
+			// changed Test functions.
+			findSuites = false
+			if ch, err = diffModules(before, after); err != nil {
+				t.Fatal(err)
+			}
+			if c.want[0] != "TestOther" && len(ch.tests) != 0 {
+				t.Errorf("without -suites, tests = %v, want none", ch.tests)
 			}
 		})
 	}

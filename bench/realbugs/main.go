@@ -35,6 +35,7 @@ import (
 func main() {
 	disc := flag.Bool("discover", false, "find candidate cases in the patch releases of the modules named as arguments; print them as JSON lines")
 	flag.IntVar(&perModuleLimit, "per-module", perModuleLimit, "with -discover, keep at most this many cases per module, newest releases first")
+	flag.BoolVar(&findSuites, "suites", false, "with -discover, take the releases whose changed tests are Ginkgo specs or test suites' methods (testify, gocheck) too, run through the Test functions that run them")
 	cases := flag.String("cases", "bench/realbugs/cases.json", "the case list")
 	verbose := flag.Bool("v", false, "print each case's figures and misses")
 	only := flag.String("only", "", "measure only the case with this id")

@@ -116,7 +116,9 @@ func diffModules(before, after string) (*change, error) {
 		names = append(names, p)
 	}
 	sort.Strings(names)
-	specDirs := map[string]bool{}
+	// runners tell, per package whose specs or suite methods changed,
+	// the Test functions that run them.
+	runners := map[string][]func(body string) bool{}
 	for _, p := range names {
 		old, existed := a[p]
 		if existed && bytes.Equal(old, b[p]) {
@@ -130,7 +132,10 @@ func diffModules(before, after string) (*change, error) {
 					c.tests[dir] = append(c.tests[dir], t)
 				}
 				if changedSpecs(old, b[p]) {
-					specDirs[pathDir(p)] = true
+					runners[pathDir(p)] = append(runners[pathDir(p)], runsSpecs)
+				}
+				for _, typ := range changedSuites(old, b[p]) {
+					runners[pathDir(p)] = append(runners[pathDir(p)], runsSuite(typ))
 				}
 			}
 			continue
@@ -158,14 +163,23 @@ func diffModules(before, after string) (*change, error) {
 	}
 	c.testFiles = append(c.testFiles, other...)
 	// A package whose changed tests are specs (Ginkgo's, in a var's
-	// value) runs them through its suite's Test functions, changed or not.
-	for dir := range specDirs {
+	// value) or a suite's methods (testify's, gocheck's) runs them
+	// through its suite's Test functions, changed or not (with -suites:
+	// the sets found before it was there are found again without it).
+	for dir, runs := range runners {
+		if !findSuites {
+			break
+		}
 		if len(c.tests[dir]) == 0 {
-			c.tests[dir] = suiteTests(b, dir)
+			c.tests[dir] = suiteTests(b, dir, runs)
 		}
 	}
 	return c, nil
 }
+
+// findSuites (-suites) makes discover take the releases whose changed
+// tests are Ginkgo specs or suite methods (see diffModules).
+var findSuites bool
 
 // changedSpecs reports whether the release added or changed specs in a
 // test file: a package-level var whose value holds a function literal
@@ -210,16 +224,71 @@ func specVars(src []byte) []string {
 	return out
 }
 
+// changedSuites are the receiver types of the test methods of suites
+// (func (s *S) TestX(), which testify's suite.Run and gocheck's TestingT
+// run) that the release added or changed in a test file.
+func changedSuites(old, new []byte) []string {
+	before := testMethods(old)
+	var out []string
+	for key, body := range testMethods(new) {
+		if typ := key[0]; before[key] != body && !slices.Contains(out, typ) {
+			out = append(out, typ)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// testMethods are src's methods whose names start with Test, by their
+// receiver's type name and their name, with their text.
+func testMethods(src []byte) map[[2]string]string {
+	out := map[[2]string]string{}
+	if src == nil {
+		return out
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x_test.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		return out
+	}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv == nil || len(fd.Recv.List) == 0 || !strings.HasPrefix(fd.Name.Name, "Test") || fd.Body == nil {
+			continue
+		}
+		t := fd.Recv.List[0].Type
+		if st, ok := t.(*ast.StarExpr); ok {
+			t = st.X
+		}
+		if id, ok := t.(*ast.Ident); ok {
+			out[[2]string{id.Name, fd.Name.Name}] = string(src[fset.Position(fd.Pos()).Offset:fset.Position(fd.End()).Offset])
+		}
+	}
+	return out
+}
+
+// runsSpecs reports whether a Test function's body runs the package's
+// Ginkgo specs.
+func runsSpecs(body string) bool { return strings.Contains(body, "RunSpecs(") }
+
+// runsSuite is whether a Test function's body runs the suite of type typ:
+// testify's suite.Run(t, new(typ)) or suite.Run(t, &typ{...}); gocheck's
+// TestingT(t) runs every suite its package registers.
+func runsSuite(typ string) func(body string) bool {
+	re := regexp.MustCompile(`\bsuite\.Run\([^)]*\b` + regexp.QuoteMeta(typ) + `\b`)
+	return func(body string) bool { return re.MatchString(body) || strings.Contains(body, "TestingT(") }
+}
+
 // suiteTests are the Test functions of the test files of package dir (of
-// files, by path) that run its specs: those calling RunSpecs.
-func suiteTests(files map[string][]byte, dir string) []string {
+// files, by path) that one of runs says run its changed specs or suites.
+func suiteTests(files map[string][]byte, dir string, runs []func(body string) bool) []string {
 	var out []string
 	for p, src := range files {
 		if pathDir(p) != dir || !strings.HasSuffix(p, "_test.go") {
 			continue
 		}
 		for name, body := range testFuncs(src) {
-			if strings.Contains(body, "RunSpecs(") {
+			if slices.ContainsFunc(runs, func(run func(string) bool) bool { return run(body) }) {
 				out = append(out, name)
 			}
 		}

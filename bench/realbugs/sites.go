@@ -243,27 +243,18 @@ func changedSuites(old, new []byte) []string {
 // receiver's type name and their name, with their text.
 func testMethods(src []byte) map[[2]string]string {
 	out := map[[2]string]string{}
-	if src == nil {
-		return out
-	}
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "x_test.go", src, parser.SkipObjectResolution)
-	if err != nil {
-		return out
-	}
-	for _, d := range f.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Recv == nil || len(fd.Recv.List) == 0 || !strings.HasPrefix(fd.Name.Name, "Test") || fd.Body == nil {
-			continue
+	eachTestDecl(src, func(fd *ast.FuncDecl, text string) {
+		if fd.Recv == nil || len(fd.Recv.List) == 0 {
+			return
 		}
 		t := fd.Recv.List[0].Type
 		if st, ok := t.(*ast.StarExpr); ok {
 			t = st.X
 		}
 		if id, ok := t.(*ast.Ident); ok {
-			out[[2]string{id.Name, fd.Name.Name}] = string(src[fset.Position(fd.Pos()).Offset:fset.Position(fd.End()).Offset])
+			out[[2]string{id.Name, fd.Name.Name}] = text
 		}
-	}
+	})
 	return out
 }
 
@@ -390,22 +381,30 @@ func changedTests(old, new []byte) []string {
 
 func testFuncs(src []byte) map[string]string {
 	out := map[string]string{}
+	eachTestDecl(src, func(fd *ast.FuncDecl, text string) {
+		if fd.Recv == nil {
+			out[fd.Name.Name] = text
+		}
+	})
+	return out
+}
+
+// eachTestDecl calls each with every function and method of src whose
+// name starts with Test and that has a body, and its text.
+func eachTestDecl(src []byte, each func(fd *ast.FuncDecl, text string)) {
 	if src == nil {
-		return out
+		return
 	}
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "x_test.go", src, parser.SkipObjectResolution)
 	if err != nil {
-		return out
+		return
 	}
 	for _, d := range f.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Recv != nil || !strings.HasPrefix(fd.Name.Name, "Test") || fd.Body == nil {
-			continue
+		if fd, ok := d.(*ast.FuncDecl); ok && strings.HasPrefix(fd.Name.Name, "Test") && fd.Body != nil {
+			each(fd, string(src[fset.Position(fd.Pos()).Offset:fset.Position(fd.End()).Offset]))
 		}
-		out[fd.Name.Name] = string(src[fset.Position(fd.Pos()).Offset:fset.Position(fd.End()).Offset])
 	}
-	return out
 }
 
 // changedData lists non-Go files under testdata that the release changed

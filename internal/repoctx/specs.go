@@ -181,7 +181,9 @@ func (r *Ranking) specs() []spec {
 		s := symbol{name: "_", start: lineOf(lit.Pos()), decl: lineOf(lit.Pos()), end: lineOf(lit.End())}
 		s.callees, s.own, s.dry = callees(fn), ownCalls(fn), dryCalls(fn)
 		s.pkgCalls = pkgCalls(fn, importNames(f))
-		s.builds, s.vars = bodyNames(fn.Body, nil)
+		// Its builds only: the package variables a definition uses are
+		// for the packer to show with it, and a spec is no definition.
+		s.builds, _ = bodyNames(fn.Body, nil)
 		var dots []string
 		for _, im := range f.Imports {
 			if p, err := strconv.Unquote(im.Path.Value); err == nil && im.Name != nil && im.Name.Name == "." {

@@ -185,6 +185,7 @@ func (r *Ranking) testEdges(bonus []float64) {
 			r.follow(r.reached, mods, map[string]bool{dir + ":" + name: true}, r.registered(i, s, dir))
 			r.follow(r.reached, mods, map[string]bool{dir + ":" + name: true}, direct)
 			r.dispatched(mods, dir, s)
+			r.configured(i, s, dir, via)
 		}
 	}
 	// Specs: the lines the output names in a test file outside every

@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -68,6 +69,13 @@ func (r *Ranking) messages(ctx context.Context) {
 		}
 		r.focus[f.i] = append(r.focus[f.i], f.line)
 		r.score[f.i] += messageBonus
+		// From a report (no failing test, whose edges reach the
+		// message's callers on their own paths), the one caller of
+		// the function that writes the message: what it hands that
+		// function decides what the message says.
+		if len(r.q.tests) == 0 {
+			r.messageCaller(f.i, f.line)
+		}
 		kept++
 	}
 }
@@ -284,3 +292,45 @@ func (r *Ranking) inTestHelper(i, line int) bool {
 
 // reTestingParam finds a parameter of a testing type in a signature.
 var reTestingParam = regexp.MustCompile(`\*?testing\.(?:T|TB|B|F)\b`)
+
+// messageCaller reaches the one caller, in its package, of the Go
+// function holding line of file i (a message it writes), at the least
+// weight that makes it a focus: kong's "duplicate flag %s" is written by
+// buildField, and the fix is in buildNode, which hands it the flags seen
+// so far. A function called from several places says nothing of which.
+func (r *Ranking) messageCaller(i, line int) {
+	if !r.goCode(i) {
+		return
+	}
+	o := r.factsOf(i)
+	if o == nil {
+		return
+	}
+	var fn *symbol
+	for k, s := range o.syms {
+		if strings.HasPrefix(s.sig, "func ") && s.start <= line && line <= s.end {
+			fn = &o.syms[k]
+		}
+	}
+	if fn == nil {
+		return
+	}
+	var callers [][2]int
+	for _, df := range r.dirFiles(path.Dir(r.ix.paths[i])) {
+		if !r.goCode(df.i) || !r.callsName(df, fn.name) {
+			continue
+		}
+		of := r.factsOf(df.i)
+		if of == nil {
+			continue
+		}
+		for _, s := range of.syms {
+			if slices.Contains(s.callees, fn.name) && (df.i != i || s.decl != fn.decl) {
+				callers = append(callers, [2]int{df.i, s.decl})
+			}
+		}
+	}
+	if len(callers) == 1 {
+		r.reached.at(callers[0][0], callers[0][1], minFocusReach)
+	}
+}

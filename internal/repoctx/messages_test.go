@@ -175,3 +175,32 @@ func TestRawLines(t *testing.T) {
 		t.Errorf("rawLines marks lines %v, want %v", got, want)
 	}
 }
+
+// TestBuildShowsTheCallerOfTheFunctionWritingTheQuotedMessage: a report
+// quotes "duplicate flag -f", which checkFlag writes; its one caller,
+// assemble, hands it the flags seen so far and forgets to clear a short
+// one, the fault. It is shown, though no word of the report is in it and
+// sixty look-alike functions stand between them. A function with a second caller points at neither.
+func TestBuildShowsTheCallerOfTheFunctionWritingTheQuotedMessage(t *testing.T) {
+	repoWith := func(callers int) (repo, code string) {
+		var c strings.Builder
+		c.WriteString("package cli\n\nimport \"fmt\"\n\n// checkFlag fails on a flag seen before.\nfunc checkFlag(seen map[string]bool, name string) error {\n\tif seen[name] {\n\t\treturn fmt.Errorf(\"duplicate flag %s\", name)\n\t}\n\tseen[name] = true\n\treturn nil\n}\n\n")
+		c.WriteString(strings.TrimPrefix(lookAlikes("cli", "buildStep", ""), "package cli"))
+		for k := range callers {
+			fmt.Fprintf(&c, "\n// assemble%d collects the names of each group.\nfunc assemble%d(groups map[string][]string) error {\n\tseen := map[string]bool{}\n\tfor _, names := range groups {\n\t\tfor _, n := range names {\n\t\t\tif err := checkFlag(seen, \"-\"+n); err != nil {\n\t\t\t\treturn err\n\t\t\t}\n\t\t}\n\t\tfor _, n := range names {\n\t\t\tdelete(seen, \"--\"+n) // the fault\n\t\t}\n\t}\n\treturn nil\n}\n", k, k)
+		}
+		return newRepo(t, map[string]string{"go.mod": "module example.com/cli\n", "cli/cli.go": c.String()}), c.String()
+	}
+	issue := "Subcommands sharing a short alias fail\n\nTwo sibling subcommands that both take `-f` fail at start with `duplicate flag -f`. Long flags in separate subcommands are fine.\n"
+	repo, code := repoWith(1)
+	mustPackFunc(t, build(t, repo, issue, 800), "cli/cli.go", code, "assemble0")
+
+	repo, code = repoWith(2)
+	r := rank(t, repo, issue)
+	i := slices.Index(r.ix.paths, "cli/cli.go")
+	for k := range 2 {
+		if w := r.reached[i][lineOf(code, fmt.Sprintf("func assemble%d(", k))]; w > 0 {
+			t.Errorf("assemble%d is reached (%v), though checkFlag has two callers", k, w)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package repoctx
 import (
 	"bytes"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"maps"
 	"slices"
@@ -22,11 +23,12 @@ const (
 
 // configured reaches the functions of the code that read the fields
 // failing test s (Go file i, package dir) sets: the fields it assigns
-// (opts.Strict = true) and those the short methods it calls assign
-// (enc.SetIndentTables(true) sets enc.indentTables). A test that fails
-// only so configured fails where the code reads its configuration, and
-// the path there may be more calls deep than the edges follow, or be a
-// branch of a function the test reaches through others.
+// (opts.Strict = true), and those the short methods it calls assign
+// (enc.SetIndentTables(true) sets enc.indentTables), when a struct type
+// of the code declares a field of that name. A test that fails only so
+// configured fails where the code reads its configuration, and the path
+// there may be more calls deep than the edges follow, or be a branch of a
+// function the test reaches through others.
 func (r *Ranking) configured(i int, s symbol, dir string, via []string) {
 	fn, _ := r.funcAt(i, s, s.decl)
 	if fn == nil {
@@ -79,7 +81,10 @@ func (r *Ranking) configured(i int, s symbol, dir string, via []string) {
 	for _, f := range slices.Sorted(maps.Keys(fields)) {
 		var readers [][2]int
 		for _, d := range dirs {
-			readers = append(readers, r.fieldReaders(d, f, setters)...)
+			rs := slices.DeleteFunc(slices.Clone(r.fieldReaders(d, f)), func(at [2]int) bool { return setters[at] })
+			if len(rs) > 0 && r.declaresField(d, f) {
+				readers = append(readers, rs...)
+			}
 		}
 		if len(readers) == 0 || len(readers) > maxReaders {
 			continue
@@ -127,10 +132,63 @@ func receiverFieldsSet(fn *ast.FuncDecl) []string {
 	return out
 }
 
+// declaresField reports whether a struct type of package dir's code has
+// a field f: a name the test sets on a type of its own, or that the code
+// reads only of another package's values (reflect.StructField's Name),
+// is no field of the code's.
+func (r *Ranking) declaresField(dir, f string) bool {
+	if r.fields == nil {
+		r.fields = map[int]map[string]bool{}
+	}
+	for _, df := range r.dirFiles(dir) {
+		if !r.goCode(df.i) || !bytes.Contains(df.src, []byte(f)) {
+			continue
+		}
+		fs, ok := r.fields[df.i]
+		if !ok {
+			fs = structFields(df.src)
+			r.fields[df.i] = fs
+		}
+		if fs[f] {
+			return true
+		}
+	}
+	return false
+}
+
+// structFields are the names of the fields of the struct types in Go
+// source src.
+func structFields(src []byte) map[string]bool {
+	out := map[string]bool{}
+	f, _ := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+	if f == nil {
+		return out
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if st, ok := n.(*ast.StructType); ok && st.Fields != nil {
+			for _, fl := range st.Fields.List {
+				for _, name := range fl.Names {
+					out[name.Name] = true
+				}
+				if len(fl.Names) == 0 {
+					out[lastName(fl.Type)] = true // an embedded type
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
 // fieldReaders are the functions of package dir's code (file and
 // declaration line) that read a field called f (x.f, not x.f = v),
-// other than skip.
-func (r *Ranking) fieldReaders(dir, f string, skip map[[2]int]bool) [][2]int {
+// once per package and field: a test's many files (a translation test
+// in each language's package) set the same fields.
+func (r *Ranking) fieldReaders(dir, f string) [][2]int {
+	key := dir + ":" + f
+	if out, ok := r.readers[key]; ok {
+		return out
+	}
 	var out [][2]int
 	needle := []byte("." + f)
 	for _, df := range r.dirFiles(dir) {
@@ -142,16 +200,19 @@ func (r *Ranking) fieldReaders(dir, f string, skip map[[2]int]bool) [][2]int {
 			continue
 		}
 		for _, sym := range o.syms {
-			at := [2]int{df.i, sym.decl}
-			if skip[at] || !strings.HasPrefix(sym.sig, "func ") || sym.end > len(o.lines) ||
+			if !strings.HasPrefix(sym.sig, "func ") || sym.end > len(o.lines) ||
 				!slices.ContainsFunc(o.lines[sym.start-1:sym.end], func(l string) bool { return hasSelector(l, f) }) {
 				continue
 			}
 			if fn, _ := r.funcAt(df.i, sym, sym.decl); fn != nil && readsField(fn, f) {
-				out = append(out, at)
+				out = append(out, [2]int{df.i, sym.decl})
 			}
 		}
 	}
+	if r.readers == nil {
+		r.readers = map[string][][2]int{}
+	}
+	r.readers[key] = out
 	return out
 }
 

@@ -10,15 +10,15 @@ import (
 	"testing"
 )
 
-// indentRepo is module example.com/enc: an Encoder whose SetIndent the
-// failing test calls before Encode, which reaches writeTable, the one
+// indentRepo is module example.com/enc: an Encoder whose indent field
+// the failing test sets before Encode, which reaches writeTable, the one
 // reader of the field SetIndent sets and where the fault is, seven calls
 // down (Encode → encode → encodeValue → encodeMap → encodeEntry →
 // encodeKey → encodeName → writeTable), past the calls the edges follow,
 // after sixty look-alike encoders. readers more functions also read the field.
-// direct, the test sets the field itself (e.indent = true). It returns
+// set is how the test makes its Encoder e and sets the field. It returns
 // the repository, the code's text and the failing output.
-func indentRepo(t *testing.T, readers int, direct bool) (repo, code, failing string) {
+func indentRepo(t *testing.T, readers int, set string) (repo, code, failing string) {
 	var c strings.Builder
 	c.WriteString("package enc\n\nimport \"strings\"\n\n// Encoder writes values as tables.\ntype Encoder struct {\n\tb      strings.Builder\n\tindent bool\n\tsep    string\n}\n\n" +
 		"// SetIndent makes tables indented.\nfunc (e *Encoder) SetIndent(indent bool) *Encoder {\n\te.indent = indent\n\treturn e\n}\n\n" +
@@ -35,11 +35,7 @@ func indentRepo(t *testing.T, readers int, direct bool) (repo, code, failing str
 	for k := range readers {
 		fmt.Fprintf(&c, "\n// writeKey%d writes key %d.\nfunc (e *Encoder) writeKey%d(k string) {\n\tif e.indent {\n\t\te.b.WriteString(\"%d\")\n\t}\n}\n", k, k, k, k)
 	}
-	set := "\te.SetIndent(true)\n"
-	if direct {
-		set = "\te.indent = true\n"
-	}
-	test := "package enc\n\nimport \"testing\"\n\nfunc TestIndent(t *testing.T) {\n\te := &Encoder{}\n" + set + "\te.SetSep(\"\\n\")\n" +
+	test := "package enc\n\nimport \"testing\"\n\nfunc TestIndent(t *testing.T) {\n" + set + "\te.SetSep(\"\\n\")\n" +
 		"\tif got := e.Encode(map[string]map[string]int{\"a\": {\"b\": 1}}); got != \"[a]\\n  b\\n\" {\n\t\tt.Errorf(\"Encode = %q\", got)\n\t}\n}\n"
 	files := map[string]string{
 		"go.mod":          "module example.com/enc\n",
@@ -49,6 +45,9 @@ func indentRepo(t *testing.T, readers int, direct bool) (repo, code, failing str
 	return newRepo(t, files), c.String(), errorfOutput("enc", "TestIndent", test, `Encode = "[a]\\nb\\n"`)
 }
 
+// setIndent makes e and sets its indent with the setter.
+const setIndent = "\te := &Encoder{}\n\te.SetIndent(true)\n"
+
 // TestBuildFollowsTheFieldsTheTestSets: the failing test configures its
 // Encoder with SetIndent (or sets the field itself) and fails where the code reads that field, in
 // writeTable, past the calls the edges follow. The one function that
@@ -56,13 +55,31 @@ func indentRepo(t *testing.T, readers int, direct bool) (repo, code, failing str
 // read by no other function, reaches none. A field most of the package
 // reads is no evidence: with four more readers, none is reached.
 func TestBuildFollowsTheFieldsTheTestSets(t *testing.T) {
-	for _, direct := range []bool{false, true} {
-		repo, code, failing := indentRepo(t, 0, direct)
-		mustPackFunc(t, build(t, repo, failing, 1000), "enc/enc.go", code, "(e *Encoder) writeTable")
+	for how, set := range map[string]string{
+		"a setter":      setIndent,
+		"an assignment": "\te := &Encoder{}\n\te.indent = true\n",
+	} {
+		repo, code, failing := indentRepo(t, 0, set)
+		p := build(t, repo, failing, 1000)
+		site := lineOf(code, "func (e *Encoder) writeTable")
+		if f := fileOf(p, "enc/enc.go"); f == nil || !covers(f, site, site+2) {
+			t.Errorf("set by %s: writeTable (enc/enc.go:%d) is not packed: %+v", how, site, f)
+		}
+	}
+	// A field the test sets on a type of its own, that the code reads
+	// only of another package's values (reflect.StructField's Name), is
+	// no field of the code's.
+	code := "package tag\n\nimport \"reflect\"\n\n// Count is the number of fields of t.\nfunc Count(t reflect.Type) int {\n\treturn t.NumField()\n}\n\n" +
+		"func fieldName(f reflect.StructField) string {\n\treturn f.Name\n}\n"
+	test := "package tag\n\nimport (\n\t\"reflect\"\n\t\"testing\"\n)\n\ntype row struct{ Name string }\n\nfunc TestCount(t *testing.T) {\n\tvar x row\n\tx.Name = \"a\"\n\tif got := Count(reflect.TypeOf(x)); got != 2 {\n\t\tt.Errorf(\"Count = %d\", got)\n\t}\n}\n"
+	repo := newRepo(t, map[string]string{"go.mod": "module example.com/tag\n", "tag/tag.go": code, "tag/tag_test.go": test})
+	r := rank(t, repo, errorfOutput("tag", "TestCount", test, "Count = 1"))
+	if w := r.reached[slices.Index(r.ix.paths, "tag/tag.go")][lineOf(code, "func fieldName(")]; w > 0 {
+		t.Errorf("fieldName is reached (%v) by a field no struct of the code declares", w)
 	}
 
-	repo, code, failing := indentRepo(t, maxReaders+1, false)
-	r := rank(t, repo, failing)
+	repo, code, failing := indentRepo(t, maxReaders+1, setIndent)
+	r = rank(t, repo, failing)
 	i := slices.Index(r.ix.paths, "enc/enc.go")
 	for _, name := range []string{"(e *Encoder) writeTable", "(e *Encoder) writeKey0"} {
 		if w := r.reached[i][lineOf(code, "func "+name)]; w > 0 {

@@ -43,6 +43,11 @@ type Ranking struct {
 	dirSrc map[string][]dirFile
 	// called caches calledNames, per file (see callsName).
 	called map[int][]string
+	// fields caches structFields, per file (see declaresField), and
+	// readers fieldReaders, per package and field; nil until a failing
+	// test sets a field.
+	fields  map[int]map[string]bool
+	readers map[string][][2]int
 	// layouts caches layout, per limit.
 	layouts map[int]string
 	// registries caches registered: per directory, the names its map

@@ -306,13 +306,13 @@ func (r *Ranking) messageCaller(i, line int) {
 	if o == nil {
 		return
 	}
-	var fn *symbol
-	for k, s := range o.syms {
+	var fn symbol
+	for _, s := range o.syms {
 		if strings.HasPrefix(s.sig, "func ") && s.start <= line && line <= s.end {
-			fn = &o.syms[k]
+			fn = s
 		}
 	}
-	if fn == nil {
+	if fn.name == "" {
 		return
 	}
 	var callers [][2]int

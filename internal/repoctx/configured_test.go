@@ -53,7 +53,7 @@ const setIndent = "\te := &Encoder{}\n\te.SetIndent(true)\n"
 // writeTable, past the calls the edges follow. The one function that
 // reads the field the setter sets is reached and shown; SetSep's field,
 // read by no other function, reaches none. A field most of the package
-// reads is no evidence: with four more readers, none is reached.
+// reads is no evidence: with more than maxReaders readers, none is reached.
 func TestBuildFollowsTheFieldsTheTestSets(t *testing.T) {
 	for how, set := range map[string]string{
 		"a setter":      setIndent,

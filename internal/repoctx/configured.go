@@ -3,7 +3,6 @@ package repoctx
 import (
 	"bytes"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"maps"
 	"slices"
@@ -137,41 +136,29 @@ func receiverFieldsSet(fn *ast.FuncDecl) []string {
 // reads only of another package's values (reflect.StructField's Name),
 // is no field of the code's.
 func (r *Ranking) declaresField(dir, f string) bool {
-	if r.fields == nil {
-		r.fields = map[int]map[string]bool{}
-	}
 	for _, df := range r.dirFiles(dir) {
 		if !r.goCode(df.i) || !bytes.Contains(df.src, []byte(f)) {
 			continue
 		}
-		fs, ok := r.fields[df.i]
-		if !ok {
-			fs = structFields(df.src)
-			r.fields[df.i] = fs
-		}
-		if fs[f] {
+		if o := r.factsOf(df.i); o != nil && slices.ContainsFunc(o.syms, func(s symbol) bool { return slices.Contains(s.fields, f) }) {
 			return true
 		}
 	}
 	return false
 }
 
-// structFields are the names of the fields of the struct types in Go
-// source src.
-func structFields(src []byte) map[string]bool {
-	out := map[string]bool{}
-	f, _ := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
-	if f == nil {
-		return out
-	}
-	ast.Inspect(f, func(n ast.Node) bool {
+// structFields are the names of the fields of struct type t, and of the
+// structs nested in it.
+func structFields(t ast.Expr) []string {
+	var out []string
+	ast.Inspect(t, func(n ast.Node) bool {
 		if st, ok := n.(*ast.StructType); ok && st.Fields != nil {
 			for _, fl := range st.Fields.List {
 				for _, name := range fl.Names {
-					out[name.Name] = true
+					out = append(out, name.Name)
 				}
 				if len(fl.Names) == 0 {
-					out[lastName(fl.Type)] = true // an embedded type
+					out = append(out, lastName(fl.Type)) // an embedded type
 				}
 			}
 		}

@@ -68,6 +68,9 @@ type symbol struct {
 	// vars are the file's package-level variables and constants it
 	// uses (Go only): a table or pattern the fix may be in.
 	vars []string
+	// fields are the field names of a struct type, and of the structs
+	// nested in it (Go only).
+	fields []string
 }
 
 // pkgCall is a call F of the package imported as path.
@@ -220,6 +223,9 @@ func goOutline(o *outline, name string, src []byte, facts bool) bool {
 				switch sp := spec.(type) {
 				case *ast.TypeSpec:
 					s = symbol{name: sp.Name.Name, sig: "type " + sp.Name.Name + " " + typeKind(fset, sp.Type)}
+					if facts {
+						s.fields = structFields(sp.Type)
+					}
 				case *ast.ValueSpec:
 					if len(sp.Names) == 0 {
 						continue

@@ -43,10 +43,8 @@ type Ranking struct {
 	dirSrc map[string][]dirFile
 	// called caches calledNames, per file (see callsName).
 	called map[int][]string
-	// fields caches structFields, per file (see declaresField), and
-	// readers fieldReaders, per package and field; nil until a failing
-	// test sets a field.
-	fields  map[int]map[string]bool
+	// readers caches fieldReaders, per package and field; nil until a
+	// failing test sets a field.
 	readers map[string][][2]int
 	// layouts caches layout, per limit.
 	layouts map[int]string

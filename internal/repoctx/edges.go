@@ -8,8 +8,10 @@ import (
 	"maps"
 	"math"
 	"path"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -172,7 +174,11 @@ func (r *Ranking) testEdges(bonus []float64) {
 			// no evidence, and would use up edgeNodes before the failing
 			// subtest's callees.
 			passed := r.passedSubtestCalls(i, s, lines)
-			direct := slices.DeleteFunc(calls(dir, mods, s, 0, 1), func(c call) bool { return passed[c.name] })
+			// Nor are the calls it makes only after its failing
+			// lines: a round trip's Unmarshal after the assertion on
+			// what Marshal wrote.
+			after := r.afterFailureCalls(i, s, lines)
+			direct := slices.DeleteFunc(calls(dir, mods, s, 0, 1), func(c call) bool { return passed[c.name] || after[c.name] })
 			direct = append(direct, r.valueFuncs(i, s, dir)...)
 			types := r.heldTypes(dir, s)
 			for _, cs := range [][]call{subject, direct} {
@@ -1118,6 +1124,95 @@ func (r *Ranking) passedSubtestCalls(i int, s symbol, lines []int) map[string]bo
 		delete(passed, c)
 	}
 	return passed
+}
+
+// afterFailureCalls are the calls test s (Go file i) makes only after
+// lines, the lines the output names in it: after the statement holding
+// the last of them, in the function (s, or the subtest's function) that
+// holds them all, and outside every loop of that function that holds
+// one. A call there ran after the failure was seen, and did not cause
+// it. None when a line is in a function of its own inside that one (a
+// check the test calls later), or is not where the test reported its
+// failure.
+func (r *Ranking) afterFailureCalls(i int, s symbol, lines []int) map[string]bool {
+	// Each line must be where the test reported its failure, the head
+	// of a line it logged ("    marshaler_test.go:884: "). A panic's
+	// frame stopped the test before the calls it meant to make (cobra's
+	// test expects Execute to panic, and AddCommand did); gomock names
+	// the line that expected a call it missed when the test ends.
+	base := regexp.QuoteMeta(path.Base(r.ix.paths[i]))
+	if len(lines) == 0 || slices.ContainsFunc(lines, func(l int) bool {
+		return !regexp.MustCompile(`(?:^|\s)` + base + ":" + strconv.Itoa(l) + ": ").MatchString(r.q.text)
+	}) {
+		return nil
+	}
+	fn, lineOf := r.funcAt(i, s, lines[0])
+	if fn == nil {
+		return nil
+	}
+	holds := func(n ast.Node, l int) bool { return lineOf(n.Pos()) <= l && l <= lineOf(n.End()) }
+	last := slices.Max(lines)
+	// inner is the innermost function holding the last line; end, the
+	// line where the innermost statement of inner holding it ends; loops,
+	// the loops of inner that hold a line.
+	var inner ast.Node = fn
+	ast.Inspect(fn.Body, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.FuncLit); ok && holds(lit, last) {
+			inner = lit
+		}
+		return n == nil || holds(n, last)
+	})
+	var loops []ast.Node
+	end := 0
+	ok := true
+	ast.Inspect(inner, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case nil:
+			return false
+		case *ast.FuncLit:
+			if n != inner {
+				// Every line must be inner's own: a function
+				// literal's runs whenever it is called.
+				if slices.ContainsFunc(lines, func(l int) bool { return holds(n, l) }) {
+					ok = false
+				}
+				return false
+			}
+		case *ast.ForStmt, *ast.RangeStmt:
+			if slices.ContainsFunc(lines, func(l int) bool { return holds(n, l) }) {
+				loops = append(loops, n)
+			}
+		}
+		if st, isStmt := n.(ast.Stmt); isStmt && holds(st, last) {
+			if _, block := st.(*ast.BlockStmt); !block {
+				end = lineOf(st.End())
+			}
+		}
+		return true
+	})
+	if !ok || end == 0 || slices.ContainsFunc(lines, func(l int) bool { return !holds(inner, l) }) {
+		return nil
+	}
+	after, before := map[string]bool{}, map[string]bool{}
+	ast.Inspect(fn.Body, func(n ast.Node) bool {
+		c, isCall := n.(*ast.CallExpr)
+		if !isCall {
+			return true
+		}
+		l := lineOf(c.Pos())
+		into := before
+		if l > end && holds(inner, l) && !slices.ContainsFunc(loops, func(lp ast.Node) bool { return holds(lp, l) }) {
+			into = after
+		}
+		for _, name := range callName(c) {
+			into[name] = true
+		}
+		return true
+	})
+	for name := range before {
+		delete(after, name)
+	}
+	return after
 }
 
 // callNames are the names of the calls in n: f(), x.f(), pkg.F().

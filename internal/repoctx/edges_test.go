@@ -1275,3 +1275,59 @@ func TestBuildFollowsAMethodOfAnotherPackagesValue(t *testing.T) {
 		})
 	}
 }
+
+// TestBuildLeavesOutWhatTheTestCallsAfterItsFailure: TestRoundTrip
+// asserts on what Marshal wrote, then reads it back with Unmarshal. The
+// output names the assertion: Unmarshal ran after the failure was seen,
+// and its callee parse is not reached, while Marshal's quote is. Where
+// Unmarshal may have run first, it is followed as before: in a loop that
+// holds the assertion, before a check the test defined earlier and calls
+// later (alone, or with a failing line after it), and when the line is a
+// panic's frame, not where the test reported its failure.
+func TestBuildLeavesOutWhatTheTestCallsAfterItsFailure(t *testing.T) {
+	code := "package rt\n\n// Marshal writes v.\nfunc Marshal(v string) []byte {\n\treturn []byte(quote(v))\n}\n\nfunc quote(v string) string {\n\treturn v // the fault: not quoted\n}\n\n" +
+		"// Unmarshal reads b into v.\nfunc Unmarshal(b []byte, v *string) {\n\t*v = parse(b)\n}\n\nfunc parse(b []byte) string {\n\treturn string(b)\n}\n"
+	assertion := "\tif got := string(Marshal(\"a\")); got != `\"a\"` {\n\t\tt.Errorf(\"Marshal = %s\", got)\n\t}\n"
+	readBack := "\tvar back string\n\tUnmarshal(Marshal(\"a\"), &back)\n"
+	for _, tc := range []struct {
+		name, body string
+		frame      bool // the output names the line as a panic's frame
+		parse      bool // whether parse is reached
+	}{
+		{"after the assertion", assertion + readBack, false, false},
+		{"in the loop that holds the assertion", "\tfor range 2 {\n" + assertion + readBack + "\t}\n", false, true},
+		{"before a check defined earlier", "\tcheck := func() {\n" + assertion + "\t}\n" + readBack + "\tcheck()\n", false, true},
+		{"between a failing line and a check", "\tcheck := func() {\n" + assertion + "\t}\n" + assertion + readBack + "\tcheck()\n", false, true},
+		{"after a panic's frame", assertion + readBack, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			test := "package rt\n\nimport \"testing\"\n\nfunc TestRoundTrip(t *testing.T) {\n" + tc.body + "}\n"
+			repo := newRepo(t, map[string]string{"go.mod": "module example.com/rt\n", "rt/rt.go": code, "rt/rt_test.go": test})
+			// Each t.Errorf line failed, or the first is a frame.
+			var out strings.Builder
+			out.WriteString("--- FAIL: TestRoundTrip (0.00s)\n")
+			n := 0
+			for k, line := range strings.Split(test, "\n") {
+				if !strings.Contains(line, "t.Errorf(") {
+					continue
+				}
+				switch {
+				case tc.frame && n == 0:
+					fmt.Fprintf(&out, "panic: boom [recovered]\n\ngoroutine 7 [running]:\nexample.com/rt.TestRoundTrip(0xc000)\n\t/src/rt/rt_test.go:%d +0x2a\n", k+1)
+				case !tc.frame:
+					fmt.Fprintf(&out, "    rt_test.go:%d: Marshal = a\n", k+1)
+				}
+				n++
+			}
+			out.WriteString("FAIL\nFAIL\texample.com/rt\t0.002s\n")
+			r := rank(t, repo, out.String())
+			i := slices.Index(r.ix.paths, "rt/rt.go")
+			if i < 0 || r.reached[i][lineOf(code, "func quote(")] <= 0 {
+				t.Errorf("quote, which Marshal calls, is not reached")
+			}
+			if got := i >= 0 && r.reached[i][lineOf(code, "func parse(")] > 0; got != tc.parse {
+				t.Errorf("parse, which Unmarshal calls, reached: %v, want %v", got, tc.parse)
+			}
+		})
+	}
+}

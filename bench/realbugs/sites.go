@@ -434,13 +434,15 @@ func changedData(before, after string) ([]string, error) {
 }
 
 // reVersion matches a line that only sets a version string (const or
-// var Version = "1.22.2", as OPA's version.go has it).
-var reVersion = regexp.MustCompile(`(?i)^\s*(?:(?:const|var)\s+)?\w*version\w*\s*=\s*"v?\d[^"]*"\s*$`)
+// var Version = "1.22.2", as OPA's version.go has it), a line comment
+// after it or not (release-please's `const driverVersion = "v1.11.2" //
+// x-release-please-version`, as go-mssqldb's version.go has it).
+var reVersion = regexp.MustCompile(`(?i)^\s*(?:(?:const|var)\s+)?\w*version\w*\s*=\s*"v?\d[^"]*"\s*(?://.*)?$`)
 
 // reVersionTag matches a line that only sets the prerelease or metadata
 // string beside a version (hashicorp's VersionPrerelease = "dev" → "", as
 // go-getter v1.8.10's version.go has it in a var block with Version).
-var reVersionTag = regexp.MustCompile(`(?i)^\s*(?:(?:const|var)\s+)?(?:\w*version\w*(?:prerelease|metadata)\w*|\w*(?:prerelease|metadata)\w*version\w*)\s*=\s*"[^"]*"\s*$`)
+var reVersionTag = regexp.MustCompile(`(?i)^\s*(?:(?:const|var)\s+)?(?:\w*version\w*(?:prerelease|metadata)\w*|\w*(?:prerelease|metadata)\w*version\w*)\s*=\s*"[^"]*"\s*(?://.*)?$`)
 
 // reVersionField matches a line that only sets a field to a number: a
 // part of a version literal (hugo's CurrentVersion = Version{...,

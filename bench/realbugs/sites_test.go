@@ -21,6 +21,11 @@ func TestIncidental(t *testing.T) {
 		{"\n-var Version = \"1.22.1\"\n+var Version = \"1.22.2\"\n", true},
 		{" var CurrentVersion = Version{\n-\tPatchLevel: 3,\n+\tPatchLevel: 4,\n", true},
 		{" var (\n-\tVersion           = \"1.8.9\"\n-\tVersionPrerelease = \"dev\"\n+\tVersion           = \"1.8.10\"\n+\tVersionPrerelease = \"\"\n", true},
+		// release-please marks the line it bumps with a comment.
+		{"\n-const driverVersion = \"v1.11.1\" // x-release-please-version\n+const driverVersion = \"v1.11.2\" // x-release-please-version\n", true},
+		{"\n-\tVersionMetadata = \"rc1\" // set by the release\n+\tVersionMetadata = \"\" // set by the release\n", true},
+		// A version string built from code is code, comment or not.
+		{"\n-var Version = \"1.2\" + suffix // the release\n+var Version = \"1.3\" + suffix // the release\n", false},
 		// A prerelease marker is a version's only beside a version name.
 		{" var (\n-\tprerelease = \"dev\"\n+\tprerelease = \"\"\n", false},
 		// A number set outside a version literal is code.

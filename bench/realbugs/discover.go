@@ -105,7 +105,10 @@ func candidate(mod, before, after string) (*Case, string) {
 	if err := c.buggyTree(bdir, adir, ch.testFiles, broken); err != nil {
 		return nil, err.Error()
 	}
-	out, failed := goTest(broken, pkg, tests)
+	out, failed, err := goTest(broken, pkg, tests)
+	if err != nil {
+		return nil, "the changed tests before the fix: " + err.Error()
+	}
 	if !failed {
 		return nil, "the changed tests pass before the fix"
 	}
@@ -116,7 +119,11 @@ func candidate(mod, before, after string) (*Case, string) {
 	if err := copyTree(adir, fixed); err != nil {
 		return nil, err.Error()
 	}
-	if aout, failed := goTest(fixed, pkg, tests); failed {
+	aout, failed, err := goTest(fixed, pkg, tests)
+	if err != nil {
+		return nil, "the changed tests after the fix: " + err.Error()
+	}
+	if failed {
 		return nil, "the changed tests fail after the fix too: " + firstLine(aout)
 	}
 	c.Failing = trimOutput([]byte(out), failingLimit)
@@ -126,7 +133,7 @@ func candidate(mod, before, after string) (*Case, string) {
 // notABug says why the output of the changed tests failing on the
 // earlier release shows no bug ("" when it shows one): they do not build
 // (a test of a new API), or go test failed before any test could (no
-// go.mod in the earlier release, a timeout that killed it silently).
+// go.mod in the earlier release).
 func notABug(out string) string {
 	switch {
 	case strings.Contains(out, "[build failed]") || strings.Contains(out, "[setup failed]"):
@@ -160,12 +167,17 @@ func (c *Case) buggyTree(bdir, adir string, testFiles []string, dst string) erro
 }
 
 // goTest runs the named tests of one package and reports whether they
-// failed; the output is what `go test` prints.
-func goTest(dir, pkg string, tests []string) (string, bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+// failed; the output is what `go test` prints. A run past goTestTimeout
+// is killed, and the error says so (errTooLong): on a busy machine a big
+// module's tests may take that long, and the pair is no less a case.
+func goTest(dir, pkg string, tests []string) (string, bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), goTestTimeout)
 	defer cancel()
 	out, err := goTestCmd(ctx, dir, pkg, tests).CombinedOutput()
-	return string(out), err != nil
+	if ctx.Err() != nil {
+		return string(out), true, fmt.Errorf("go test ran past %v (a busy machine, or a test that hangs; run -discover again on this module alone): %w", goTestTimeout, errTooLong)
+	}
+	return string(out), err != nil, nil
 }
 
 // goTestEnv is what the go command runs a case's tests with: the

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestNotABug: a failing run of the changed tests is a case only when a
@@ -90,5 +92,22 @@ func TestDiffModulesFindsChangedSpecs(t *testing.T) {
 				t.Errorf("without -suites, tests = %v, want %v", ch.tests, want)
 			}
 		})
+	}
+}
+
+// TestGoTestSaysWhenItRanTooLong: the changed tests failing is the
+// point, and no error; a run killed at goTestTimeout (a big module on a
+// busy machine) is an error that says so, not a run that failed without a
+// test failing.
+func TestGoTestSaysWhenItRanTooLong(t *testing.T) {
+	root := kvModule(t)
+	out, failed, err := goTest(root, "kv", []string{"TestGet"})
+	if err != nil || !failed || !strings.Contains(out, "Get found a missing key") {
+		t.Errorf("a failing test: failed %v, err %v, output:\n%s", failed, err, out)
+	}
+	goTestTimeout = time.Millisecond
+	t.Cleanup(func() { goTestTimeout = testTimeout })
+	if _, _, err := goTest(root, "kv", []string{"TestGet"}); !errors.Is(err, errTooLong) || !strings.Contains(err.Error(), "ran past 1ms") {
+		t.Errorf("a run past the timeout: %v, want errTooLong saying how long it ran", err)
 	}
 }

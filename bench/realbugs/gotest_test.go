@@ -11,16 +11,23 @@ import (
 	"github.com/agentfix/agentfix/internal/testing/actiontest"
 )
 
-// TestPackageOutput runs go test -v on a package with a passing and a
-// failing test: the failure is the output, not an error; the cache then
-// answers without running the tests again.
-func TestPackageOutput(t *testing.T) {
+// kvModule is a module whose package kv has a passing test, TestOK, and
+// a failing one, TestGet.
+func kvModule(t *testing.T) string {
 	root := t.TempDir()
 	actiontest.WriteFiles(t, root, map[string]string{
 		"go.mod":        "module example.com/kv\n\ngo 1.22\n",
 		"kv/kv.go":      "package kv\n\nfunc Get() bool { return true }\n",
 		"kv/kv_test.go": "package kv\n\nimport \"testing\"\n\nfunc TestOK(t *testing.T) { t.Log(\"fine\") }\n\nfunc TestGet(t *testing.T) {\n\tif Get() {\n\t\tt.Error(\"Get found a missing key\")\n\t}\n}\n",
 	})
+	return root
+}
+
+// TestPackageOutput runs go test -v on a package with a passing and a
+// failing test: the failure is the output, not an error; the cache then
+// answers without running the tests again.
+func TestPackageOutput(t *testing.T) {
+	root := kvModule(t)
 	cache := t.TempDir()
 	goTestMode, goTestCache = "v", cache
 	t.Cleanup(func() { goTestMode, goTestCache = "", "" })

@@ -1156,15 +1156,12 @@ func (r *Ranking) afterFailureCalls(i int, s symbol, lines []int) map[string]boo
 	// line where the innermost statement of inner holding it ends; loops,
 	// the loops of inner that hold a line.
 	var inner ast.Node = fn
-	ast.Inspect(fn.Body, func(n ast.Node) bool {
-		if lit, ok := n.(*ast.FuncLit); ok && holds(lit, last) {
-			inner = lit
-		}
-		return n == nil || holds(n, last)
-	})
+	if lits := litsIn(fn.Body, last, lineOf); len(lits) > 0 {
+		inner = lits[len(lits)-1]
+	}
 	var loops []ast.Node
 	end := 0
-	ok := true
+	own := true
 	ast.Inspect(inner, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case nil:
@@ -1174,7 +1171,7 @@ func (r *Ranking) afterFailureCalls(i int, s symbol, lines []int) map[string]boo
 				// Every line must be inner's own: a function
 				// literal's runs whenever it is called.
 				if slices.ContainsFunc(lines, func(l int) bool { return holds(n, l) }) {
-					ok = false
+					own = false
 				}
 				return false
 			}
@@ -1190,7 +1187,7 @@ func (r *Ranking) afterFailureCalls(i int, s symbol, lines []int) map[string]boo
 		}
 		return true
 	})
-	if !ok || end == 0 || slices.ContainsFunc(lines, func(l int) bool { return !holds(inner, l) }) {
+	if !own || end == 0 || slices.ContainsFunc(lines, func(l int) bool { return !holds(inner, l) }) {
 		return nil
 	}
 	after, before := map[string]bool{}, map[string]bool{}

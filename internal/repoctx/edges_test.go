@@ -1279,7 +1279,8 @@ func TestBuildFollowsAMethodOfAnotherPackagesValue(t *testing.T) {
 // TestBuildLeavesOutWhatTheTestCallsAfterItsFailure: TestRoundTrip
 // asserts on what Marshal wrote, then reads it back with Unmarshal. The
 // output names the assertion: Unmarshal ran after the failure was seen,
-// and its callee parse is not reached, while Marshal's quote is. Where
+// and its callee parse is not reached, while Marshal's quote is; the
+// same in the innermost of two subtests. Where
 // Unmarshal may have run first, it is followed as before: in a loop that
 // holds the assertion, before a check the test defined earlier and calls
 // later (alone, or with a failing line after it), and when the line is a
@@ -1295,6 +1296,7 @@ func TestBuildLeavesOutWhatTheTestCallsAfterItsFailure(t *testing.T) {
 		parse      bool // whether parse is reached
 	}{
 		{"after the assertion", assertion + readBack, false, false},
+		{"after the assertion, in a subtest's subtest", "\tt.Run(\"a\", func(t *testing.T) {\n\tt.Run(\"b\", func(t *testing.T) {\n" + assertion + readBack + "\t})\n\t})\n", false, false},
 		{"in the loop that holds the assertion", "\tfor range 2 {\n" + assertion + readBack + "\t}\n", false, true},
 		{"before a check defined earlier", "\tcheck := func() {\n" + assertion + "\t}\n" + readBack + "\tcheck()\n", false, true},
 		{"between a failing line and a check", "\tcheck := func() {\n" + assertion + "\t}\n" + assertion + readBack + "\tcheck()\n", false, true},

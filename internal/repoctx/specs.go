@@ -211,16 +211,23 @@ func litsHolding(f *ast.File, s symbol, line int, lineOf func(token.Pos) int) []
 		if !ok || g.Tok != token.VAR || lineOf(g.End()) < s.decl || lineOf(g.Pos()) > s.end {
 			continue
 		}
-		ast.Inspect(g, func(n ast.Node) bool {
-			if n == nil || lineOf(n.Pos()) > line || lineOf(n.End()) < line {
-				return false
-			}
-			if lit, ok := n.(*ast.FuncLit); ok {
-				chain = append(chain, lit)
-			}
-			return true
-		})
+		chain = append(chain, litsIn(g, line, lineOf)...)
 	}
+	return chain
+}
+
+// litsIn are the function literals in n that hold line, outermost first.
+func litsIn(n ast.Node, line int, lineOf func(token.Pos) int) []*ast.FuncLit {
+	var chain []*ast.FuncLit
+	ast.Inspect(n, func(n ast.Node) bool {
+		if n == nil || lineOf(n.Pos()) > line || lineOf(n.End()) < line {
+			return false
+		}
+		if lit, ok := n.(*ast.FuncLit); ok {
+			chain = append(chain, lit)
+		}
+		return true
+	})
 	return chain
 }
 

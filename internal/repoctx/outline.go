@@ -7,6 +7,7 @@ import (
 	"go/parser"
 	"go/printer"
 	"go/token"
+	"go/types"
 	"os"
 	"path"
 	"path/filepath"
@@ -68,6 +69,11 @@ type symbol struct {
 	// vars are the file's package-level variables and constants it
 	// uses (Go only): a table or pattern the fix may be in.
 	vars []string
+	// others are the names a function uses as values that neither it
+	// nor its file defines, nor an import or the language does (Go
+	// only): its package's variables and constants in other files
+	// (timeType, ErrNotFound) among them.
+	others []string
 	// fields are the field names of a struct type, and of the structs
 	// nested in it (Go only).
 	fields []string
@@ -214,6 +220,7 @@ func goOutline(o *outline, name string, src []byte, facts bool) bool {
 				s.pkgCalls = pkgCalls(d, imports)
 				if d.Body != nil {
 					s.builds, s.vars = bodyNames(d.Body, vars)
+					s.others = otherNames(d, vars, imports)
 				}
 			}
 			o.syms = append(o.syms, s)
@@ -583,6 +590,112 @@ func bodyNames(n ast.Node, vars map[string]bool) (builds, used []string) {
 		return true
 	})
 	return builds, used
+}
+
+// otherNames are the names fn uses as values, each once, in order, that
+// neither fn (its parameters, receiver, results and locals) nor its file
+// (vars) defines, and that are no import and nothing the language
+// predeclares. A call's function and a type's name are no value: left
+// out where the syntax says which they are (f(x), T{...}, x.(T), var v T).
+func otherNames(fn *ast.FuncDecl, vars map[string]bool, imports map[string]string) []string {
+	defined := map[string]bool{}
+	var used []string
+	var walk func(n ast.Node) bool
+	walk = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Field: // a parameter, result or field: its type is no value
+			for _, id := range n.Names {
+				defined[id.Name] = true
+			}
+			return false
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				defined[id.Name] = true
+			}
+			for _, v := range n.Values {
+				ast.Inspect(v, walk)
+			}
+			return false
+		case *ast.TypeSpec:
+			defined[n.Name.Name] = true
+			return false
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE {
+				for _, e := range n.Lhs {
+					if id, ok := e.(*ast.Ident); ok {
+						defined[id.Name] = true
+					}
+				}
+			}
+		case *ast.RangeStmt:
+			if n.Tok == token.DEFINE {
+				for _, e := range []ast.Expr{n.Key, n.Value} {
+					if id, ok := e.(*ast.Ident); ok {
+						defined[id.Name] = true
+					}
+				}
+			}
+		case *ast.LabeledStmt:
+			ast.Inspect(n.Stmt, walk)
+			return false
+		case *ast.BranchStmt:
+			return false
+		case *ast.SelectorExpr:
+			ast.Inspect(n.X, walk)
+			return false
+		case *ast.CallExpr:
+			if _, ok := n.Fun.(*ast.Ident); !ok {
+				ast.Inspect(n.Fun, walk)
+			}
+			for _, a := range n.Args {
+				ast.Inspect(a, walk)
+			}
+			return false
+		case *ast.CompositeLit:
+			// A key is a struct's field name, in a literal of a named
+			// type (or of one left out, inside another literal); in a
+			// map's or a slice's own type's literal, a value.
+			fields := n.Type == nil
+			switch n.Type.(type) {
+			case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr, *ast.IndexListExpr:
+				fields = true
+			}
+			for _, e := range n.Elts {
+				if kv, ok := e.(*ast.KeyValueExpr); ok {
+					if _, name := kv.Key.(*ast.Ident); !name || !fields {
+						ast.Inspect(kv.Key, walk)
+					}
+					e = kv.Value
+				}
+				ast.Inspect(e, walk)
+			}
+			return false
+		case *ast.TypeAssertExpr:
+			ast.Inspect(n.X, walk)
+			return false
+		case *ast.Ident:
+			used = append(used, n.Name)
+		}
+		return true
+	}
+	if fn.Recv != nil {
+		ast.Inspect(fn.Recv, walk)
+	}
+	ast.Inspect(fn.Type, walk)
+	ast.Inspect(fn.Body, walk)
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range used {
+		if seen[n] || defined[n] || vars[n] || n == "_" || types.Universe.Lookup(n) != nil {
+			continue
+		}
+		if _, ok := imports[n]; ok {
+			continue
+		}
+		seen[n] = true
+		out = append(out, n)
+	}
+	return out
 }
 
 // lastName is the name e ends with: x for x, Sel for x.Sel, of the

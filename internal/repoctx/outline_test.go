@@ -146,3 +146,61 @@ func shadow() {
 		}
 	}
 }
+
+// TestOtherNamesAreTheValuesNeitherTheFunctionNorItsFileDefine: of the
+// names a function uses, only those that may be its package's variables
+// and constants in other files are left: not its parameters, receiver,
+// results or locals (a range's, a closure's, a label), not what its file
+// declares, not a call's function, a type, a struct literal's field name,
+// an import or anything predeclared.
+func TestOtherNamesAreTheValuesNeitherTheFunctionNorItsFileDefine(t *testing.T) {
+	src := `package p
+
+import (
+	"errors"
+	str "strings"
+)
+
+var local = 1
+
+func (d *decoder) decode(in string, opts Options) (out []item, err error) {
+	var buf []byte
+	const limit = 8
+	for i, r := range in {
+		if r == sep && i < maxDepth {
+			out = append(out, item{key: str.TrimSpace(in), depth: i})
+		}
+	}
+	check := func(n int) bool { return n > local }
+	if !check(len(buf)) || errors.Is(err, ErrShort) {
+		return nil, ErrBadKey
+	}
+	v, ok := opts.hook.(Hook)
+	_ = v
+	_ = ok
+	m := map[string]int{defaultKey: 1}
+	_ = m
+	n := new(item)
+	_ = n
+	_ = Kinds[limit]
+loop:
+	for {
+		break loop
+	}
+	return out, nil
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := f.Decls[len(f.Decls)-1].(*ast.FuncDecl)
+	got := otherNames(fn, map[string]bool{"local": true}, importNames(f))
+	// item is new's type argument: the syntax does not tell it from a
+	// value, and the packer shows only what is a variable or constant.
+	want := []string{"sep", "maxDepth", "ErrShort", "ErrBadKey", "defaultKey", "item", "Kinds"}
+	if !slices.Equal(got, want) {
+		t.Errorf("otherNames = %v, want %v", got, want)
+	}
+}

@@ -264,6 +264,9 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 					add(k, f, []Chunk{span(o.importsFrom, o.importsTo)})
 				}
 			}
+			// And the short variables and constants those functions
+			// use.
+			files = r.focusValues(files, add)
 		}
 		capped = true
 	}
@@ -440,14 +443,13 @@ const maxRestLines = 2 * bigFocused
 // head is shown counts as shown: its callees are as likely the place. It
 // runs after the other parts, so it takes room from none of them. Last,
 // the package-level variables and constants (tables, patterns) that
-// those shown functions use, in their files. add
-// packs a chunk of files[k]; files the callees are in that are not among
-// files are appended to it.
+// those shown functions use: their own file's first, then those their
+// package declares in its other files (validator's timeType, which
+// validator.go compares with, is declared in validator_instance.go). add
+// packs a chunk of files[k]; files the callees and variables are in that
+// are not among files are appended to it.
 func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []Chunk) bool) []*chosen {
-	index := map[int]int{} // file -> its position in files
-	for k, f := range files {
-		index[f.i] = k
-	}
+	index, at := positions(&files)
 	// shown reports whether s of file i is in a chunk: whole, or (not
 	// whole) any part of it from its declaration on.
 	shown := func(i int, s symbol, all bool) bool {
@@ -468,24 +470,7 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 	var frontier []call
 	seen := map[string]bool{}
 	mods := r.goModules()
-	// vars shows the variables and constants of its file that s uses,
-	// and those their values use.
-	var vars func(k int, s symbol, depth int)
-	vars = func(k int, s symbol, depth int) {
-		f := files[k]
-		for _, v := range s.vars {
-			for _, vs := range r.symbolsNamed(f.i, v) {
-				if vs.end-vs.start+1 <= bigSymbol && !shown(f.i, vs, true) && add(k, f, []Chunk{span(vs.start, vs.end)}) && depth < 1 {
-					vars(k, vs, depth+1)
-				}
-			}
-		}
-	}
 	// users are the shown functions whose variables are shown last.
-	type user struct {
-		k int
-		s symbol
-	}
 	var users []user
 	for k, f := range files {
 		if len(f.chunks) == 0 || isTestFile(r.ix.paths[f.i]) {
@@ -520,12 +505,7 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 					if s.end-s.start+1 > bigFocused || c.methods && s.recv == "" {
 						continue
 					}
-					k, ok := index[j]
-					if !ok {
-						k = len(files)
-						files = append(files, &chosen{i: j})
-						index[j] = k
-					}
+					k := at(j)
 					if shown(j, s, true) || add(k, files[k], []Chunk{span(s.start, s.end)}) {
 						next = append(next, calls(c.dir, mods, s, 0, 0)...)
 					}
@@ -533,6 +513,94 @@ func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []C
 			}
 		}
 		frontier = next
+	}
+	return r.showValues(files, users, bigSymbol, add)
+}
+
+// positions maps each file of *files to its position there, and returns
+// with it at: the position of file j, appended to *files when not there.
+func positions(files *[]*chosen) (index map[int]int, at func(j int) int) {
+	index = map[int]int{}
+	for k, f := range *files {
+		index[f.i] = k
+	}
+	return index, func(j int) int {
+		k, ok := index[j]
+		if !ok {
+			k = len(*files)
+			*files = append(*files, &chosen{i: j})
+			index[j] = k
+		}
+		return k
+	}
+}
+
+// valueLines is the longest declaration of a variable or constant that
+// the packer shows with a function the query points at that uses it,
+// before it spends the room on other parts: a pattern, an error or a
+// limit that what the function does hangs on (sqlx's valueBracketReg, the
+// fix's site), for a line or three.
+const valueLines = 3
+
+// user is a definition of files[k] whose variables the packer shows.
+type user struct {
+	k int
+	s symbol
+}
+
+// focusValues shows the variables and constants (of valueLines or
+// fewer lines) that the functions the query points at use, of those
+// shown whole (see showValues).
+func (r *Ranking) focusValues(files []*chosen, add func(k int, f *chosen, cs []Chunk) bool) []*chosen {
+	var users []user
+	for k, f := range files {
+		if len(f.chunks) == 0 || isTestFile(r.ix.paths[f.i]) {
+			continue
+		}
+		o := r.factsOf(f.i)
+		if o == nil {
+			continue
+		}
+		for _, s := range o.syms {
+			if r.focused(f.i, s) && whole(f.chunks, s) {
+				users = append(users, user{k, s})
+			}
+		}
+	}
+	return r.showValues(files, users, valueLines, add)
+}
+
+// showValues shows the package-level variables and constants of at most
+// maxLines lines that each of users uses, and those their values use: of
+// its own file first, then those its package declares in its other files
+// (validator's timeType, which validator.go compares with, is declared
+// in validator_instance.go). Files not among files are appended to it.
+func (r *Ranking) showValues(files []*chosen, users []user, maxLines int, add func(k int, f *chosen, cs []Chunk) bool) []*chosen {
+	_, at := positions(&files)
+	var vars func(k int, s symbol, depth int)
+	show := func(k int, vs symbol, depth int) {
+		f := files[k]
+		if vs.end-vs.start+1 <= maxLines && !whole(f.chunks, vs) && add(k, f, []Chunk{span(vs.start, vs.end)}) && depth < 1 {
+			vars(k, vs, depth+1)
+		}
+	}
+	vars = func(k int, s symbol, depth int) {
+		i := files[k].i
+		for _, v := range s.vars {
+			for _, vs := range r.symbolsNamed(i, v) {
+				show(k, vs, depth)
+			}
+		}
+		values := r.valuesIn(path.Dir(r.ix.paths[i]))
+		for _, v := range s.others {
+			for _, j := range values[v] {
+				for _, vs := range r.symbolsNamed(j, v) {
+					if j != i && isValue(vs) {
+						show(at(j), vs, depth)
+					}
+				}
+			}
+		}
 	}
 	for _, u := range users {
 		vars(u.k, u.s, 0)

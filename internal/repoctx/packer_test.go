@@ -169,3 +169,58 @@ func TestBuildShowsTheCalleesBeforeTheFilesPastADozen(t *testing.T) {
 		mustPackFunc(t, p, "strs/convert.go", src, "glue")
 	}
 }
+
+// TestBuildShowsThePackagesVariablesAShownFunctionUses: the failing test
+// reaches Decode, which returns ErrBadKey and compares with maxDepth; both
+// are declared in errors.go, a file of the package that no word of the
+// output points at (as loads v0.25.1's fix adds an error beside the ones
+// its code returns), and twelve other files of the package share the
+// output's words. The pack shows the two declarations with Decode, before
+// those files' parts take the room; errors.go's other lines only with
+// room left.
+func TestBuildShowsThePackagesVariablesAShownFunctionUses(t *testing.T) {
+	var e strings.Builder
+	e.WriteString("package kv\n\nimport \"errors\"\n\n// The errors Decode returns.\nvar (\n\t// ErrBadKey is a key with a blank in it.\n\tErrBadKey = errors.New(\"bad key\")\n\tErrUnused = errors.New(\"unused\")\n)\n\n")
+	e.WriteString("const maxDepth = 8\n\nconst unusedDepth = 9\n\n")
+	for k := range 80 {
+		fmt.Fprintf(&e, "// scale%d scales x by %d.\nfunc scale%d(x int) int {\n\tif x < 0 {\n\t\treturn -x * %d\n\t}\n\treturn x * %d\n}\n\n", k, k, k, k, k)
+	}
+	errs := e.String()
+	files := map[string]string{
+		"go.mod":            "module example.com/kv\n",
+		"kv/decode.go":      "package kv\n\nimport \"strings\"\n\n// Decode reads k=v pairs, one a line.\nfunc Decode(s string) (map[string]string, error) {\n\tout := map[string]string{}\n\tfor depth, line := range strings.Split(s, \"\\n\") {\n\t\tk, v, _ := strings.Cut(line, \"=\")\n\t\tif strings.HasPrefix(k, \" \") || depth > maxDepth {\n\t\t\treturn nil, ErrBadKey\n\t\t}\n\t\tout[k] = v\n\t}\n\treturn out, nil\n}\n",
+		"kv/errors.go":      errs,
+		"kv/decode_test.go": "package kv\n\nimport \"testing\"\n\nfunc TestDecode(t *testing.T) {\n\tif got, err := Decode(\"a b=1\"); err == nil {\n\t\tt.Errorf(\"Decode(a b=1) = %v, want a refusal\", got)\n\t}\n}\n",
+	}
+	// Files whose words the output shares, which take the room before
+	// errors.go's.
+	for k := range 12 {
+		var f strings.Builder
+		fmt.Fprintf(&f, "package kv\n\n// DecodeMap%d decodes a map of pairs, with a refusal of a blank key.\nfunc DecodeMap%d(m map[string]string) int {\n\tn := 0\n", k, k)
+		for j := range 40 {
+			fmt.Fprintf(&f, "\tif m[\"a b%d\"] != \"\" { // decode map: refusal %d\n\t\tn += %d\n\t}\n", j, j, j)
+		}
+		f.WriteString("\treturn n\n}\n")
+		files[fmt.Sprintf("kv/map%d.go", k)] = f.String()
+	}
+	repo := newRepo(t, files)
+	failing := "--- FAIL: TestDecode (0.00s)\n    decode_test.go:7: Decode(a b=1) = map[a b:1], want a refusal\nFAIL\nFAIL\texample.com/kv/kv\t0.002s\n"
+	// At 1500 tokens the room runs out before the rest of errors.go.
+	for _, budget := range []int{1500, 4000} {
+		p := build(t, repo, failing, budget)
+		f := fileOf(p, "kv/errors.go")
+		if f == nil {
+			t.Fatalf("%d tokens: errors.go is not packed; files %v", budget, paths(p))
+		}
+		for _, v := range []string{"\tErrBadKey = ", "const maxDepth"} {
+			if l := lineOf(errs, v); !covers(f, l, l) {
+				t.Errorf("%d tokens: %q (errors.go:%d) is not packed: %+v", budget, v, l, f.Chunks)
+			}
+		}
+		for _, v := range []string{"\tErrUnused = ", "const unusedDepth", "func scale0("} {
+			if l := lineOf(errs, v); budget == 1500 && covers(f, l, l) {
+				t.Errorf("%d tokens: %q (errors.go:%d), which Decode does not use, is packed: %+v", budget, v, l, f.Chunks)
+			}
+		}
+	}
+}

@@ -38,6 +38,8 @@ type Ranking struct {
 	reached reach
 	// dirDefs caches defsIn, per directory.
 	dirDefs map[string]map[string][]int
+	// dirValues caches valuesIn, per directory.
+	dirValues map[string]map[string][]int
 	// dirSrc caches dirFiles, per directory: defsIn, registry and
 	// structure read the same directories.
 	dirSrc map[string][]dirFile
@@ -78,7 +80,7 @@ func (ix *Index) Rank(ctx context.Context, text string) (*Ranking, error) {
 	}
 	r := &Ranking{ix: ix, q: q, m: m, scans: scans, score: make([]float64, len(scans)),
 		focus: map[int][]int{}, reached: reach{}, outline: map[int]*outline{},
-		dirDefs: map[string]map[string][]int{}, dirSrc: map[string][]dirFile{}, called: map[int][]string{},
+		dirDefs: map[string]map[string][]int{}, dirValues: map[string]map[string][]int{}, dirSrc: map[string][]dirFile{}, called: map[int][]string{},
 		layouts: map[int]string{}, registries: map[string]map[string][]string{}}
 	for i := range scans {
 		if scans[i].skip == indexed {

@@ -232,6 +232,53 @@ func reversed(s string) string {
 	return string(b)
 }
 
+// valuesIn maps the package-level variables and constants that the Go
+// files (not tests) of dir declare to the files (read once per
+// directory). It reads gofmt's layout: var x and const x, and the names
+// one tab in from the start of the lines of a var ( ... ) or
+// const ( ... ) group; like the outline, only a spec's first name.
+func (r *Ranking) valuesIn(dir string) map[string][]int {
+	if v, ok := r.dirValues[dir]; ok {
+		return v
+	}
+	out := map[string][]int{}
+	for _, f := range r.dirFiles(dir) {
+		if !r.goCode(f.i) {
+			continue
+		}
+		group := false
+		for _, line := range bytes.Split(f.src, []byte{'\n'}) {
+			var name []byte
+			switch {
+			case group:
+				if len(line) > 0 && line[0] == ')' {
+					group = false
+				} else if len(line) > 1 && line[0] == '\t' {
+					name = leadingIdent(line[1:])
+				}
+			case bytes.HasPrefix(line, []byte("var (")) || bytes.HasPrefix(line, []byte("const (")):
+				group = true
+			case bytes.HasPrefix(line, []byte("var ")):
+				name = leadingIdent(line[len("var "):])
+			case bytes.HasPrefix(line, []byte("const ")):
+				name = leadingIdent(line[len("const "):])
+			}
+			if name != nil {
+				if fs := out[string(name)]; len(fs) == 0 || fs[len(fs)-1] != f.i {
+					out[string(name)] = append(fs, f.i)
+				}
+			}
+		}
+	}
+	r.dirValues[dir] = out
+	return out
+}
+
+// isValue reports whether s is a package-level variable or constant.
+func isValue(s symbol) bool {
+	return strings.HasPrefix(s.sig, "var ") || strings.HasPrefix(s.sig, "const ")
+}
+
 // dirDefs maps the names defined in files to the files.
 func dirDefs(files []dirFile) map[string][]int {
 	out := map[string][]int{}

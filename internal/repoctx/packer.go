@@ -443,11 +443,9 @@ const maxRestLines = 2 * bigFocused
 // head is shown counts as shown: its callees are as likely the place. It
 // runs after the other parts, so it takes room from none of them. Last,
 // the package-level variables and constants (tables, patterns) that
-// those shown functions use: their own file's first, then those their
-// package declares in its other files (validator's timeType, which
-// validator.go compares with, is declared in validator_instance.go). add
-// packs a chunk of files[k]; files the callees and variables are in that
-// are not among files are appended to it.
+// those shown functions use, in any file of their package (showValues).
+// add packs a chunk of files[k]; files the callees and variables are in
+// that are not among files are appended to it.
 func (r *Ranking) fillCallees(files []*chosen, add func(k int, f *chosen, cs []Chunk) bool) []*chosen {
 	index, at := positions(&files)
 	// shown reports whether s of file i is in a chunk: whole, or (not

@@ -34,6 +34,16 @@ const maxFileBytes = 1 << 20
 type Index struct {
 	root  string
 	paths []string // candidate paths from git ls-files, sorted, relative to root
+	// skipped are the files git tracks that are not candidates (by
+	// name, or symbolic links and submodules), sorted by path: a look
+	// that asks for one is told why it is not shown.
+	skipped []tracked
+}
+
+// tracked is a file git tracks: its path and its mode (100644, 120000 a
+// symbolic link, 160000 a submodule).
+type tracked struct {
+	path, mode string
 }
 
 // Open lists the files of the git repository that contains dir, with
@@ -55,22 +65,25 @@ func Open(ctx context.Context, dir string) (*Index, error) {
 		return nil, fmt.Errorf("context: %s: %w; only the files git tracks are read: git add them (git add -A) first", root, ErrNoFiles)
 	}
 	var paths []string
+	var skipped []tracked
 	for _, rec := range bytes.Split([]byte(out), []byte{0}) {
 		tab := bytes.IndexByte(rec, '\t')
-		if tab < 0 || !bytes.HasPrefix(rec, []byte("100")) {
+		if tab < 0 {
 			continue
 		}
 		s := string(rec[tab+1:])
-		if len(paths) > 0 && paths[len(paths)-1] == s {
+		if len(paths) > 0 && paths[len(paths)-1] == s || len(skipped) > 0 && skipped[len(skipped)-1].path == s {
 			continue // conflict stages list a path more than once
 		}
-		if skipByName(s) {
+		if mode, _, _ := bytes.Cut(rec, []byte{' '}); !bytes.HasPrefix(mode, []byte("100")) || skipByName(s) {
+			skipped = append(skipped, tracked{s, string(mode)})
 			continue
 		}
 		paths = append(paths, s)
 	}
 	sort.Strings(paths)
-	return &Index{root: root, paths: paths}, nil
+	sort.Slice(skipped, func(a, b int) bool { return skipped[a].path < skipped[b].path })
+	return &Index{root: root, paths: paths, skipped: skipped}, nil
 }
 
 // Root is the absolute path of the repository's top directory.
@@ -98,20 +111,34 @@ var lockFiles = map[string]bool{
 	"Cargo.lock": true, "poetry.lock": true, "Gemfile.lock": true, "composer.lock": true,
 }
 
+// Why a file git tracks is not indexed, by its name or mode; a look that
+// asks for it is told so.
+const (
+	whyInstructions = "the repository's instructions for agents: read only from the base branch, into your prompt when it has them; not shown from the work tree"
+	whyLock         = "a lock file its package manager writes: not shown"
+	whyBinaryName   = "a binary or minified file by its name: not shown"
+	whyVendored     = "vendored code (another project's, under vendor/, node_modules/ or the like): not shown"
+	whyLink         = "a symbolic link: not shown; ask for the file it points to"
+	whySubmodule    = "a submodule (another repository): not shown"
+)
+
 // skipByName reports whether p is vendored, a lock file or binary by name,
 // or the repository's instructions for agents: those reach the model only
 // as the base branch has them (package instructions), never as the work
 // tree (a PR's head) does.
-func skipByName(p string) bool {
+func skipByName(p string) bool { return nameSkip(p) != "" }
+
+// nameSkip is why skipByName leaves p out, or "".
+func nameSkip(p string) string {
 	if slices.Contains(instructions.Paths, p) {
-		return true
+		return whyInstructions
 	}
 	base := path.Base(p)
-	if lockFiles[base] || binaryExts[strings.ToLower(path.Ext(base))] {
-		return true
+	if lockFiles[base] {
+		return whyLock
 	}
-	if strings.HasSuffix(base, ".min.js") {
-		return true
+	if binaryExts[strings.ToLower(path.Ext(base))] || strings.HasSuffix(base, ".min.js") {
+		return whyBinaryName
 	}
 	// The directories, by their names: p is a clean path from git.
 	for dir := p[:len(p)-len(base)]; dir != ""; {
@@ -120,11 +147,30 @@ func skipByName(p string) bool {
 			break
 		}
 		if vendorDirs[dir[:i]] {
-			return true
+			return whyVendored
 		}
 		dir = dir[i+1:]
 	}
-	return false
+	return ""
+}
+
+// notIndexed says why the tracked file p is not in the index, or "" when
+// git tracks no file p that the index left out.
+func (ix *Index) notIndexed(p string) string {
+	k := sort.Search(len(ix.skipped), func(k int) bool { return ix.skipped[k].path >= p })
+	if k == len(ix.skipped) || ix.skipped[k].path != p {
+		return ""
+	}
+	switch ix.skipped[k].mode {
+	case "120000":
+		return whyLink
+	case "160000":
+		return whySubmodule
+	}
+	if why := nameSkip(p); why != "" {
+		return why
+	}
+	return "not a regular file: not shown"
 }
 
 var (

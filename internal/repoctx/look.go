@@ -121,7 +121,21 @@ func (ix *Index) Look(requests []string, shown map[string][]Chunk, budget int) *
 func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bool) (LookItem, string) {
 	item := LookItem{Request: req}
 	file, what := splitRequest(normalizeRequest(req))
-	p, why := ix.resolve(file)
+	p, why, there := ix.resolve(file)
+	note := ""
+	if why != "" && what != "" && !isRange(what) {
+		// A name in a file that is not there: the file of that
+		// name elsewhere that defines it, or the one file that does.
+		if other := ix.definerFor(file, cleanName(what)); other != "" {
+			gone := "no file " + file
+			if there { // a directory, a lock file ...
+				short, _, _ := strings.Cut(why, ";")
+				gone = file + ": " + short
+			}
+			note = fmt.Sprintf("\n(%s: %s; %s defines %s)", req, gone, other, cleanName(what))
+			p, why = other, ""
+		}
+	}
 	if why != "" {
 		if what != "" || !isName(file) {
 			item.Error = why
@@ -133,6 +147,9 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 		switch p, several = ix.definer(what, ""); {
 		case len(several) > 0:
 			item.Error = fmt.Sprintf("%q is defined in %s; ask for FILE:NAME", what, fileList(several))
+			return item, ""
+		case p == "" && there:
+			item.Error = why // a directory, say: what it holds
 			return item, ""
 		case p == "":
 			item.Error = fmt.Sprintf("%s; and no file defines a function, method or type named %q", why, what)
@@ -146,7 +163,6 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 		return item, ""
 	}
 	var chunks []Chunk
-	note := ""
 	switch {
 	case what == "":
 		whole := []Chunk{span(1, max(1, len(o.lines)))}
@@ -332,6 +348,28 @@ func (ix *Index) definer(name, skip string) (file string, several []string) {
 	return "", append(code, tests...)
 }
 
+// definerFor is the file that defines name for a request of FILE:NAME
+// whose FILE the index does not hold: of the files with FILE's name in
+// other directories, the one that defines it; else the one file that
+// does (see definer); else "".
+func (ix *Index) definerFor(file, name string) string {
+	var defs []string
+	for _, p := range ix.near(path.Clean(filepath.ToSlash(file))) {
+		if o, why := ix.outlineShown(p); why == "" && len(o.symbolChunks(name)) > 0 {
+			defs = append(defs, p)
+		}
+	}
+	if len(defs) == 1 {
+		return defs[0]
+	}
+	if len(defs) == 0 && isName(name) {
+		if p, _ := ix.definer(name, ""); p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
 // fileList names files for an answer, at most maxDefiners of them.
 func fileList(files []string) string {
 	if len(files) > maxDefiners {
@@ -357,19 +395,65 @@ func definesWord(src []byte, name string) bool {
 	}
 }
 
-// resolve finds the indexed file a request names, or says why none.
-func (ix *Index) resolve(file string) (string, string) {
-	p := path.Clean(strings.TrimPrefix(filepath.ToSlash(file), "./"))
+// resolve finds the indexed file a request names, or says why none;
+// there is whether the path is in the repository all the same (a
+// directory, or a file git tracks that the index leaves out).
+func (ix *Index) resolve(file string) (p, why string, there bool) {
+	p = path.Clean(strings.TrimPrefix(filepath.ToSlash(file), "./"))
 	if p == "." || p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) {
-		return "", "not a path inside the repository; use paths relative to the repository root, as the map shows them"
+		return "", "not a path inside the repository; use paths relative to the repository root, as the map shows them", false
 	}
 	if k := sort.SearchStrings(ix.paths, p); k < len(ix.paths) && ix.paths[k] == p {
-		return p, ""
+		return p, "", true
+	}
+	if why := ix.notIndexed(p); why != "" {
+		return "", why, true
+	}
+	if files, dirs, n := ix.dirList(p); n > 0 {
+		return "", fmt.Sprintf("a directory of %d files; ask for one of them: %s", n, strings.Join(append(files, dirs...), ", ")), true
 	}
 	if near := ix.near(p); len(near) > 0 {
-		return "", fmt.Sprintf("no such file in the repository; did you mean %s?", strings.Join(near, " or "))
+		return "", fmt.Sprintf("no such file in the repository; did you mean %s?", strings.Join(near, " or ")), false
 	}
-	return "", "no such file in the repository (git ls-files); use a path from the repository map"
+	return "", "no such file in the repository (git ls-files); use a path from the repository map", false
+}
+
+// maxDirList bounds the files and the subdirectories an answer that
+// names a directory lists.
+const maxDirList = 12
+
+// dirList is what the index holds under directory dir: its files (at
+// most maxDirList, tests after the others, and "N more files" when there
+// are more), its subdirectories (dir/sub/, as many), and the number of
+// files under it.
+func (ix *Index) dirList(dir string) (files, dirs []string, n int) {
+	prefix := strings.TrimSuffix(dir, "/") + "/"
+	k := sort.SearchStrings(ix.paths, prefix)
+	moreDirs, last := 0, ""
+	for ; k < len(ix.paths) && strings.HasPrefix(ix.paths[k], prefix); k++ {
+		n++
+		sub, _, nested := strings.Cut(ix.paths[k][len(prefix):], "/")
+		switch {
+		case !nested:
+			files = append(files, ix.paths[k])
+		case sub == last:
+		case len(dirs) < maxDirList:
+			dirs = append(dirs, prefix+sub+"/")
+		default:
+			moreDirs++
+		}
+		if nested {
+			last = sub
+		}
+	}
+	sort.SliceStable(files, func(a, b int) bool { return !isTestFile(files[a]) && isTestFile(files[b]) })
+	if len(files) > maxDirList {
+		files = append(files[:maxDirList], fmt.Sprintf("%d more files", len(files)-maxDirList))
+	}
+	if moreDirs > 0 {
+		dirs = append(dirs, fmt.Sprintf("%d more directories", moreDirs))
+	}
+	return files, dirs, n
 }
 
 // near are the indexed files with p's name in other directories, when
@@ -531,7 +615,7 @@ func (ix *Index) Around(file, text string) []string { return ix.around(file, tex
 // around is Around; when the text names none of the file's definitions,
 // unnamed (when not nil) gives the requests to make before the file's.
 func (ix *Index) around(file, text string, unnamed func(p string) []string) []string {
-	p, why := ix.resolve(file)
+	p, why, _ := ix.resolve(file)
 	if why != "" {
 		if rel := path.Clean(strings.TrimPrefix(filepath.ToSlash(file), "./")); len(ix.near(rel)) > 0 {
 			return []string{file}

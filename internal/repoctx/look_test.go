@@ -236,6 +236,22 @@ func TestLookFindsWhatAModelWritesLoosely(t *testing.T) {
 		{req: "dates/month.go:NoSuchThing", path: "dates/month.go",
 			err: `dates/month.go defines no function, method or type named "NoSuchThing"; it defines: parseMonth, daysIn`},
 		{req: "missing.go", err: "no such file in the repository (git ls-files); use a path from the repository map"},
+		// A name in a file asked for in the wrong directory, or under
+		// a name no file has: the file that defines it, and a note.
+		{req: "parse.go:ParseDate", path: "dates/parse.go", chunk: parseDate,
+			text: "(parse.go:ParseDate: no file parse.go; dates/parse.go defines ParseDate)"},
+		{req: "src/dates/parse.go:ParseDate", path: "dates/parse.go", chunk: parseDate,
+			text: "no file src/dates/parse.go; dates/parse.go defines ParseDate"},
+		{req: "dates/dates.go:ParseDate", path: "dates/parse.go", chunk: parseDate,
+			text: "no file dates/dates.go; dates/parse.go defines ParseDate"},
+		{req: "pad.go:pad", path: "text/pad.go", chunk: span(3, 3)},
+		{req: "lib/format.go:(*Date).String", path: "dates/format.go", chunk: span(5, 7)},
+		{req: "dates:ParseDate", path: "dates/parse.go", chunk: parseDate,
+			text: "(dates:ParseDate: dates: a directory of 5 files; dates/parse.go defines ParseDate)"},
+		// Several files define it, and none of them has the name asked
+		// for; or a range, which only the file asked for can mean.
+		{req: "strings.go:pad", err: "no such file in the repository (git ls-files); use a path from the repository map"},
+		{req: "src/parse.go:12-14", err: "no such file in the repository; did you mean dates/parse.go?"},
 	} {
 		l := ix.Look([]string{c.req}, map[string][]Chunk{}, 4000)
 		it := l.Items[0]
@@ -298,5 +314,64 @@ func TestRankingAroundAsksForWhatTheQueryPointsAt(t *testing.T) {
 	}
 	if got := r.Around("big/new.go", "Fix the bug.", nil); got != nil {
 		t.Errorf("Around, a new file = %q, want nothing", got)
+	}
+}
+
+// TestLookSaysWhyATrackedFileIsNotShown: a request for a file git tracks
+// that the index leaves out (a lock file, vendored code, a binary, a
+// symbolic link, a submodule, the instructions for agents) says which it
+// is; a directory lists its files; a file git does not track is not
+// there, whatever is on disk.
+func TestLookSaysWhyATrackedFileIsNotShown(t *testing.T) {
+	files := map[string]string{
+		"go.mod":                  "module example.com/x\n",
+		"go.sum":                  "example.org/lib v1.0.0 h1:abc=\n",
+		"vendor/example.org/a.go": "package a\n",
+		"web/logo.png":            "\x89PNG",
+		"AGENTS.md":               "Run go test ./...\n",
+		"pkg/a.go":                "package pkg\n\nfunc A() {}\n",
+		"pkg/a_test.go":           "package pkg\n",
+		"pkg/b.go":                "package pkg\n",
+		"pkg/inner/c.go":          "package inner\n",
+		"pkg/inner/deep/d.go":     "package deep\n",
+		"pkg/other/e.go":          "package other\n",
+	}
+	for k := range 14 {
+		files[fmt.Sprintf("many/f%02d.go", k)] = "package many\n"
+	}
+	repo := newRepo(t, files)
+	if err := os.Symlink("pkg/a.go", filepath.Join(repo, "link.go")); err != nil {
+		t.Fatal(err)
+	}
+	gitRun(t, repo, "add", "link.go")
+	// A submodule's entry: a commit of another repository (mode 160000).
+	gitRun(t, repo, "update-index", "--add", "--cacheinfo", "160000,1111111111111111111111111111111111111111,third_party/lib")
+	if err := os.WriteFile(filepath.Join(repo, "notes.txt"), []byte("TOKEN=abc\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := Open(context.Background(), repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ req, err string }{
+		{"go.sum", "a lock file its package manager writes: not shown"},
+		{"vendor/example.org/a.go", "vendored code (another project's, under vendor/, node_modules/ or the like): not shown"},
+		{"web/logo.png", "a binary or minified file by its name: not shown"},
+		{"AGENTS.md", "the repository's instructions for agents: read only from the base branch, into your prompt when it has them; not shown from the work tree"},
+		{"link.go", "a symbolic link: not shown; ask for the file it points to"},
+		{"third_party/lib", "a submodule (another repository): not shown"},
+		{"pkg", "a directory of 6 files; ask for one of them: pkg/a.go, pkg/b.go, pkg/a_test.go, pkg/inner/, pkg/other/"},
+		{"pkg/inner/", "a directory of 2 files; ask for one of them: pkg/inner/c.go, pkg/inner/deep/"},
+		{"many", "a directory of 14 files; ask for one of them: many/f00.go, many/f01.go, many/f02.go, many/f03.go, many/f04.go, many/f05.go, many/f06.go, many/f07.go, many/f08.go, many/f09.go, many/f10.go, many/f11.go, 2 more files"},
+		{"notes.txt", "no such file in the repository (git ls-files); use a path from the repository map"},
+		{"pk", `no such file in the repository (git ls-files); use a path from the repository map; and no file defines a function, method or type named "pk"`},
+	} {
+		l := ix.Look([]string{c.req}, map[string][]Chunk{}, 4000)
+		if it := l.Items[0]; it.Error != c.err || it.Path != "" || len(it.Chunks) > 0 {
+			t.Errorf("%s: %+v\nwant error %q", c.req, it, c.err)
+		}
+		if strings.Contains(l.Text, "TOKEN") || strings.Contains(l.Text, "go test") || strings.Contains(l.Text, "h1:abc") {
+			t.Errorf("%s: the answer shows what it must not:\n%s", c.req, l.Text)
+		}
 	}
 }

@@ -120,7 +120,7 @@ func (ix *Index) Look(requests []string, shown map[string][]Chunk, budget int) *
 // without, the answer may cost more than limit.
 func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bool) (LookItem, string) {
 	item := LookItem{Request: req}
-	file, what := splitRequest(normalizeRequest(req))
+	file, what := parseRequest(req)
 	p, why, there := ix.resolve(file)
 	note := ""
 	if why != "" && what != "" && !isRange(what) {
@@ -137,7 +137,7 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 		}
 	}
 	if why != "" {
-		if what != "" || !isName(file) {
+		if what != "" || !isName(cleanName(file)) {
 			item.Error = why
 			return item, ""
 		}
@@ -262,25 +262,63 @@ func splitRequest(req string) (file, what string) {
 	return req, ""
 }
 
-// normalizeRequest undoes the ways models dress a request up: quotes or
-// backquotes around it, a GitHub line anchor (file.go#L120-L180) and an
-// L before line numbers (file.go:L120-L180) become FILE:START-END.
-func normalizeRequest(req string) string {
+// A file's path as a request starts with it: a name with an extension
+// (lower case: Index.Look is no file), then what of it: a name or lines.
+const filePath = `([^\s:#,()]*?\.[a-z][a-z0-9]*)`
+
+var (
+	// reNameInFile is "NAME in FILE" (or from, of).
+	reNameInFile = regexp.MustCompile(`^(.+?)\s+(?:in|from|of)\s+` + filePath + `$`)
+	// reFileParen is "FILE (NAME)".
+	reFileParen = regexp.MustCompile(`^` + filePath + `\s*\(\s*([^()]+?)\s*\)$`)
+	// reFileThen is FILE, then a colon (or two), '#', a comma or spaces,
+	// then what of it.
+	reFileThen = regexp.MustCompile(`^` + filePath + `(?:\s*::?\s*|\s*#\s*|\s*,\s*|\s+)(\S.*)$`)
+	// reLines is a line or lines, as models write them: 120-180,
+	// L120-L180, lines 120-180, line 120, 120:180, 120 to 180.
+	reLines = regexp.MustCompile(`^(?i)(?:lines?\s*)?L?(\d+)(?:\s*(?:-|:|to|\.\.|,)\s*L?(\d+))?$`)
+	// dashes are the dashes a range may be written with.
+	dashes = strings.NewReplacer("\u2013", "-", "\u2014", "-", "\u2212", "-")
+)
+
+// parseRequest reads a look request as FILE and WHAT: a name, lines
+// START-END or START, or "" for the whole file. It undoes the ways models
+// dress a request up: quotes or backquotes around it, "NAME in FILE", a
+// separator other than one colon after FILE (file.go::Name, file.go#Name,
+// a GitHub line anchor file.go#L120-L180, "file.go, Name", "file.go
+// (Name)", "file.go Name"), and lines written L120-L180, "lines 120-180",
+// 120:180 or "120 to 180", or with an en dash.
+func parseRequest(req string) (file, what string) {
 	req = strings.Trim(strings.TrimSpace(req), "`'\"")
-	if file, anchor, ok := strings.Cut(req, "#L"); ok {
-		req = file + ":L" + anchor
-	}
-	if file, what := splitRequest(req); strings.HasPrefix(what, "L") {
-		if lines := strings.ReplaceAll(what[1:], "-L", "-"); isRange(lines) {
-			req = file + ":" + lines
+	for _, re := range []*regexp.Regexp{reFileParen, reFileThen} {
+		if m := re.FindStringSubmatch(req); m != nil {
+			return m[1], whatOf(m[2])
 		}
 	}
-	return req
+	if m := reNameInFile.FindStringSubmatch(req); m != nil {
+		return m[2], whatOf(m[1])
+	}
+	file, what = splitRequest(req)
+	return file, whatOf(what)
+}
+
+// whatOf is what of a file a request asks for: its lines as START-END or
+// START, or the name as written.
+func whatOf(s string) string {
+	s = strings.TrimSpace(dashes.Replace(s))
+	if m := reLines.FindStringSubmatch(s); m != nil {
+		if m[2] == "" {
+			return m[1]
+		}
+		return m[1] + "-" + m[2]
+	}
+	return s
 }
 
 // reName is a definition's name as a model may write it: Name,
-// Type.Method, pkg.Name, (*Type).Method, with "func " or "()" around.
-var reName = regexp.MustCompile(`^(func )?(\(\*?[A-Za-z_]\w*\)\.|[A-Za-z_]\w*\.)?[A-Za-z_]\w*(\(\))?$`)
+// Type.Method, pkg.Name, pkg.Type.Method, (*Type).Method, with "func "
+// or "()" around (see cleanName for the others).
+var reName = regexp.MustCompile(`^(func )?(\(\*?[A-Za-z_]\w*\)\.|([A-Za-z_]\w*\.){1,2})?[A-Za-z_]\w*(\(\))?$`)
 
 // isName reports whether a request that names no file names a
 // definition: not a path (no slash, no extension of a source, document
@@ -301,16 +339,34 @@ var configExts = map[string]bool{
 }
 
 // cleanName turns the ways a model writes a definition's name into the
-// outline's: "func Name()" and "(*Type).Method" are Name and Type.Method.
+// outline's: "func Name()", "Name(a, b)", "type Name", "Name struct",
+// "Name[T]" are Name; "(*Type).Method", "(r *Type) Method" and
+// "func (r Type[T]) Method" are Type.Method.
 func cleanName(s string) string {
-	s = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(s), "func "), "()")
-	if strings.HasPrefix(s, "(") {
-		if typ, method, ok := strings.Cut(s[1:], ")."); ok {
-			s = strings.TrimPrefix(typ, "*") + "." + method
-		}
+	s = strings.TrimSpace(s)
+	for _, w := range []string{"func ", "type ", "method ", "function "} {
+		s = strings.TrimSpace(strings.TrimPrefix(s, w))
+	}
+	for _, w := range []string{" struct", " interface", " func", " method", " function"} {
+		s = strings.TrimSpace(strings.TrimSuffix(s, w))
+	}
+	if m := reReceiver.FindStringSubmatch(s); m != nil {
+		return m[1] + "." + m[2]
+	}
+	if m := reCalled.FindStringSubmatch(s); m != nil {
+		return m[1]
 	}
 	return s
 }
+
+var (
+	// reReceiver is a method with its receiver: (*T).M, (T).M, (r *T) M,
+	// (r T[K]) M, and the arguments of a call or signature after it.
+	reReceiver = regexp.MustCompile(`^\((?:\w+\s+)?\*?(\w+)(?:\[[^\]]*\])?\)\s*\.?\s*(\w+)\s*(?:[(\[].*)?$`)
+	// reCalled is a name written as a call or a signature, or with its
+	// type parameters: Name(), Name(a, b), Name[T], pkg.Name(x) error.
+	reCalled = regexp.MustCompile(`^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*){0,2})\s*[(\[].*$`)
+)
 
 // maxDefiners bounds the files an answer names when several define a
 // name.
@@ -513,7 +569,7 @@ func (o *outline) symbolChunks(name string) []Chunk {
 	}
 	if len(methods) == 0 {
 		// pkg.Name, the way a caller writes it.
-		if pkg, rest, ok := strings.Cut(name, "."); ok && pkg == o.pkg && !strings.Contains(rest, ".") {
+		if pkg, rest, ok := strings.Cut(name, "."); ok && pkg == o.pkg {
 			return o.symbolChunks(rest)
 		}
 	}

@@ -191,7 +191,7 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 			break
 		}
 		// Not in the file named: the one file that defines it, if any.
-		other, several := ix.definer(what, p)
+		other, several := ix.definerLike(what, p, p)
 		if other == "" {
 			item.Error = fmt.Sprintf("%s defines no function, method or type named %q; it defines: %s", p, what, o.listNames())
 			if len(several) > 0 {
@@ -344,8 +344,8 @@ var configExts = map[string]bool{
 // "func (r Type[T]) Method" are Type.Method.
 func cleanName(s string) string {
 	s = strings.TrimSpace(s)
-	for _, w := range []string{"func ", "type ", "method ", "function "} {
-		s = strings.TrimSpace(strings.TrimPrefix(s, w))
+	for w, rest, ok := strings.Cut(s, " "); ok && defWords[w]; w, rest, ok = strings.Cut(s, " ") {
+		s = strings.TrimSpace(rest)
 	}
 	for _, w := range []string{" struct", " interface", " func", " method", " function"} {
 		s = strings.TrimSpace(strings.TrimSuffix(s, w))
@@ -357,6 +357,16 @@ func cleanName(s string) string {
 		return m[1]
 	}
 	return s
+}
+
+// defWords are the words before a definition's name in the languages
+// the outline reads (and what models write before one): func Name, def
+// name, pub fn name, export async function name, class Name ...
+var defWords = map[string]bool{
+	"func": true, "def": true, "fn": true, "function": true, "method": true, "class": true,
+	"type": true, "struct": true, "interface": true, "trait": true, "impl": true, "enum": true,
+	"pub": true, "async": true, "export": true, "default": true, "static": true,
+	"public": true, "private": true, "protected": true, "abstract": true, "final": true,
 }
 
 var (
@@ -377,10 +387,18 @@ const maxDefiners = 5
 // file (not a test, not generated) that does; or, when several do, all
 // of them.
 func (ix *Index) definer(name, skip string) (file string, several []string) {
+	return ix.definerLike(name, skip, "")
+}
+
+// definerLike is definer among the files in the language of file like
+// (by its extension; any file when like is "" or no source file): a
+// request for file.ts:total means a TypeScript total, not Rust's.
+func (ix *Index) definerLike(name, skip, like string) (file string, several []string) {
 	last := name[strings.LastIndexByte(name, '.')+1:]
 	var code, tests []string // tests: and generated files
+	lang := langOf(like)
 	for _, p := range ix.paths {
-		if p == skip {
+		if p == skip || lang != "" && langOf(p) != lang {
 			continue
 		}
 		src, why := ix.readShown(p)
@@ -419,11 +437,32 @@ func (ix *Index) definerFor(file, name string) string {
 		return defs[0]
 	}
 	if len(defs) == 0 && isName(name) {
-		if p, _ := ix.definer(name, ""); p != "" {
+		if p, _ := ix.definerLike(name, "", file); p != "" {
 			return p
 		}
 	}
 	return ""
+}
+
+// langFamilies are the extensions whose files may define what a request
+// of another of them names.
+var langFamilies = map[string]string{
+	".js": ".js", ".jsx": ".js", ".mjs": ".js", ".cjs": ".js", ".ts": ".js", ".tsx": ".js",
+	".c": ".c", ".h": ".c", ".cc": ".c", ".cpp": ".c", ".hpp": ".c",
+	".java": ".java", ".kt": ".java",
+}
+
+// langOf is the language of p by its extension, "" when it is no source
+// file.
+func langOf(p string) string {
+	ext := strings.ToLower(path.Ext(p))
+	if !messageLangs[ext] {
+		return ""
+	}
+	if f, ok := langFamilies[ext]; ok {
+		return f
+	}
+	return ext
 }
 
 // fileList names files for an answer, at most maxDefiners of them.
@@ -562,6 +601,20 @@ func (o *outline) symbolChunks(name string) []Chunk {
 			exact = append(exact, span(s.start, s.end))
 		case s.name == name:
 			methods = append(methods, span(s.start, s.end))
+		}
+	}
+	if len(exact) == 0 && len(methods) == 0 {
+		// Outer.name where the outline knows no receivers (a Python
+		// or TypeScript class's method, a Rust impl's fn): a name
+		// defined inside a definition named Outer.
+		if outer, inner, ok := cutLast(name, "."); ok {
+			for _, s := range o.syms {
+				if s.name == inner && s.recv == "" && slices.ContainsFunc(o.syms, func(t symbol) bool {
+					return t.name == outer && t.start <= s.start && s.end <= t.end && t.decl < s.decl
+				}) {
+					exact = append(exact, span(s.start, s.end))
+				}
+			}
 		}
 	}
 	if len(exact) > 0 {
@@ -755,4 +808,12 @@ func (r *Ranking) likeliest(p string, shown []Chunk) []string {
 		}
 	}
 	return names
+}
+
+// cutLast is strings.Cut at the last sep.
+func cutLast(s, sep string) (before, after string, found bool) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return s, "", false
 }

@@ -212,11 +212,7 @@ func TestLookFindsWhatAModelWritesLoosely(t *testing.T) {
 		t.Fatal(err)
 	}
 	parseDate := span(12, 27)
-	for _, c := range []struct {
-		req, path string
-		chunk     Chunk
-		err, text string
-	}{
+	for _, c := range []lookCase{
 		{req: "ParseDate", path: "dates/parse.go", chunk: parseDate},
 		{req: "`dates/parse.go:ParseDate`", path: "dates/parse.go", chunk: parseDate},
 		{req: "dates.ParseDate", path: "dates/parse.go", chunk: parseDate},
@@ -276,20 +272,33 @@ func TestLookFindsWhatAModelWritesLoosely(t *testing.T) {
 		{req: "strings.go:pad", err: "no such file in the repository (git ls-files); use a path from the repository map"},
 		{req: "src/parse.go:12-14", err: "no such file in the repository; did you mean dates/parse.go?"},
 	} {
-		l := ix.Look([]string{c.req}, map[string][]Chunk{}, 4000)
-		it := l.Items[0]
-		switch {
-		case it.Path != c.path:
-			t.Errorf("%s: path %q, want %q (%+v)", c.req, it.Path, c.path, it)
-		case c.err != "" && it.Error != c.err:
-			t.Errorf("%s: error %q\nwant %q", c.req, it.Error, c.err)
-		case c.err == "" && (it.Error != "" || len(it.Chunks) != 1 || it.Chunks[0].StartLine != c.chunk.StartLine || it.Chunks[0].EndLine != c.chunk.EndLine):
-			t.Errorf("%s: %+v, want chunk %d-%d", c.req, it, c.chunk.StartLine, c.chunk.EndLine)
-		case !strings.Contains(l.Text, c.text):
-			t.Errorf("%s: the answer does not say %q:\n%s", c.req, c.text, l.Text)
-		case c.err == "" && it.Request != c.req:
-			t.Errorf("%s: recorded as %q, not as asked", c.req, it.Request)
-		}
+		c.check(t, ix)
+	}
+}
+
+// lookCase is one request of a look and what its answer must be: the
+// file and the one chunk shown, or the error; and text the answer holds.
+type lookCase struct {
+	req, path string
+	chunk     Chunk
+	err, text string
+}
+
+func (c lookCase) check(t *testing.T, ix *Index) {
+	t.Helper()
+	l := ix.Look([]string{c.req}, map[string][]Chunk{}, 4000)
+	it := l.Items[0]
+	switch {
+	case it.Path != c.path:
+		t.Errorf("%s: path %q, want %q (%+v)", c.req, it.Path, c.path, it)
+	case c.err != "" && it.Error != c.err:
+		t.Errorf("%s: error %q\nwant %q", c.req, it.Error, c.err)
+	case c.err == "" && (it.Error != "" || len(it.Chunks) != 1 || it.Chunks[0].StartLine != c.chunk.StartLine || it.Chunks[0].EndLine != c.chunk.EndLine):
+		t.Errorf("%s: %+v, want chunk %d-%d", c.req, it, c.chunk.StartLine, c.chunk.EndLine)
+	case !strings.Contains(l.Text, c.text):
+		t.Errorf("%s: the answer does not say %q:\n%s", c.req, c.text, l.Text)
+	case c.err == "" && it.Request != c.req:
+		t.Errorf("%s: recorded as %q, not as asked", c.req, it.Request)
 	}
 }
 
@@ -396,5 +405,40 @@ func TestLookSaysWhyATrackedFileIsNotShown(t *testing.T) {
 		if strings.Contains(l.Text, "TOKEN") || strings.Contains(l.Text, "go test") || strings.Contains(l.Text, "h1:abc") {
 			t.Errorf("%s: the answer shows what it must not:\n%s", c.req, l.Text)
 		}
+	}
+}
+
+// TestLookFindsMethodsInOtherLanguages: Class.method names a method of a
+// Python or TypeScript class or a Rust impl, whose outline knows no
+// receivers; a definition written with its language's words is its name;
+// and a name a named file does not define is looked for in files of that
+// language only.
+func TestLookFindsMethodsInOtherLanguages(t *testing.T) {
+	ix, err := Open(context.Background(), newRepo(t, map[string]string{
+		"app/tool.py": "import sys\n\n\ndef parse_date(text):\n    return text\n\n\nclass Report:\n    def render(self):\n        return 'report'\n\n    def title(self):\n        return 't'\n\n\ndef render():\n    pass\n",
+		"web/app.ts":  "export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport class Cart {\n  total(): number {\n    return 0;\n  }\n}\n",
+		"web/util.js": "export function sum(xs) {\n  return 0;\n}\n",
+		"src/lib.rs":  "pub struct Cart {}\n\nimpl Cart {\n    pub fn total(&self) -> u32 {\n        0\n    }\n}\n\npub fn sum(a: u32) -> u32 {\n    a\n}\n",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []lookCase{
+		{req: "app/tool.py:Report.render", path: "app/tool.py", chunk: span(9, 10)},
+		{req: "Report.render", path: "app/tool.py", chunk: span(9, 10)},
+		{req: "app/tool.py:def title(self)", path: "app/tool.py", chunk: span(12, 13)},
+		{req: "app/tool.py:class Report", path: "app/tool.py", chunk: span(8, 13)},
+		{req: "app/tool.py:Report.missing", path: "app/tool.py",
+			err: `app/tool.py defines no function, method or type named "Report.missing"; it defines: parse_date, Report, render, title, render`},
+		{req: "src/lib.rs:Cart.total", path: "src/lib.rs", chunk: span(4, 7)},
+		{req: "src/lib.rs:pub fn total(&self) -> u32", path: "src/lib.rs", chunk: span(4, 7)},
+		{req: "web/app.ts:export function add", path: "web/app.ts", chunk: span(1, 3)},
+		// sum is defined in Rust and in JavaScript: for a TypeScript
+		// file, the JavaScript one.
+		{req: "web/app.ts:sum", path: "web/util.js", chunk: span(1, 3)},
+		{req: "app/tool.py:sum", path: "app/tool.py",
+			err: `app/tool.py defines no function, method or type named "sum"; it defines: parse_date, Report, render, title, render`},
+	} {
+		c.check(t, ix)
 	}
 }

@@ -298,6 +298,9 @@ func parseRequest(req string) (file, what string) {
 	if m := reNameInFile.FindStringSubmatch(req); m != nil {
 		return m[2], whatOf(m[1])
 	}
+	if file, anchor, ok := strings.Cut(req, "#L"); ok {
+		req = file + ":L" + anchor // a file with no extension: Makefile#L3
+	}
 	file, what = splitRequest(req)
 	return file, whatOf(what)
 }

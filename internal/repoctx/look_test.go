@@ -207,6 +207,7 @@ func TestLookFindsWhatAModelWritesLoosely(t *testing.T) {
 	files["dates/format.go"] = "package dates\n\nimport \"fmt\"\n\nfunc (d *Date) String() string {\n\treturn fmt.Sprintf(\"%04d-%02d-%02d\", d.Year, d.Month, d.Day)\n}\n\nfunc pad(s string) string { return s }\n"
 	files["text/pad.go"] = "package text\n\nfunc pad(s string) string { return \" \" + s }\n"
 	files["dates/month_test.go"] = "package dates\n\nfunc leapYears() []int { return []int{2024} }\n"
+	files["Makefile"] = "test:\n\tgo test ./...\n"
 	ix, err := Open(context.Background(), newRepo(t, files))
 	if err != nil {
 		t.Fatal(err)
@@ -253,6 +254,8 @@ func TestLookFindsWhatAModelWritesLoosely(t *testing.T) {
 		{req: "dates/parse.go L12-14", path: "dates/parse.go", chunk: span(12, 14)},
 		{req: "dates/parse.go#L12", path: "dates/parse.go", chunk: span(12, 12)},
 		{req: "lines 12-14 of dates/parse.go", path: "dates/parse.go", chunk: span(12, 14)},
+		{req: "Makefile#L1-L2", path: "Makefile", chunk: span(1, 2)},
+		{req: "Makefile:lines 1-2", path: "Makefile", chunk: span(1, 2)},
 		// A lower-case method is no file's extension.
 		{req: "dates/parse.go:dates.atoi(s)", path: "dates/parse.go", chunk: span(29, 35)},
 		// A name in a file asked for in the wrong directory, or under

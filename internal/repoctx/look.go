@@ -53,10 +53,12 @@ type Look struct {
 // Look shows the parts of the repository a model asked to see, within
 // budget tokens, in the order asked. A request is FILE (the whole file, or
 // its outline when it does not fit), FILE:NAME (a function, type, or
-// Type.Method), or FILE:START-END (lines, at most MaxLookRange). Only files
-// git lists and the engine indexes are shown. Lines shown already (packed,
-// or by an earlier request) are not shown again. A request for something
-// that does not exist is answered with what does.
+// Type.Method), or FILE:START-END (lines, at most MaxLookRange), or a
+// NAME alone; parseRequest and cleanName read the other ways models write
+// them. Only files git lists and the engine indexes are shown. Lines shown
+// already (packed, or by an earlier request) are not shown again. A
+// request for something that does not exist is answered with what does: a
+// directory with its files, a file the index leaves out with why.
 //
 // Every request whose answer fits, and costs at most half the budget, is
 // shown first; then, in order, the others that still fit; what is left

@@ -433,8 +433,9 @@ func TestLookFindsMethodsInOtherLanguages(t *testing.T) {
 		{req: "app/tool.py:class Report", path: "app/tool.py", chunk: span(8, 13)},
 		{req: "app/tool.py:Report.missing", path: "app/tool.py",
 			err: `app/tool.py defines no function, method or type named "Report.missing"; it defines: parse_date, Report, render, title, render`},
-		{req: "src/lib.rs:Cart.total", path: "src/lib.rs", chunk: span(4, 7)},
-		{req: "src/lib.rs:pub fn total(&self) -> u32", path: "src/lib.rs", chunk: span(4, 7)},
+		{req: "src/lib.rs:Cart.total", path: "src/lib.rs", chunk: span(4, 6)},
+		{req: "web/app.ts:Cart.total", path: "web/app.ts", chunk: span(6, 8)},
+		{req: "src/lib.rs:pub fn total(&self) -> u32", path: "src/lib.rs", chunk: span(4, 6)},
 		{req: "web/app.ts:export function add", path: "web/app.ts", chunk: span(1, 3)},
 		// sum is defined in Rust and in JavaScript: for a TypeScript
 		// file, the JavaScript one.

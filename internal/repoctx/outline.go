@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -167,7 +168,7 @@ func outlineOfSource(name string, src []byte, facts bool) *outline {
 			return o
 		}
 	}
-	lightOutline(o)
+	lightOutline(o, path.Ext(name))
 	return o
 }
 
@@ -816,20 +817,30 @@ var everyTestCalls = map[string]bool{
 	"Helper": true, "String": true,
 }
 
-// lightOutline finds definition lines (see defName); a definition ends
-// before the next one indented no deeper.
-func lightOutline(o *outline) {
+// lightOutline finds definition lines (see defName, and methodName for
+// the languages of ext whose methods have no keyword); a definition ends
+// before the next one indented no deeper, or, in those languages and
+// Rust, when its line opens a brace, at the line that closes it at its
+// indent.
+func lightOutline(o *outline, ext string) {
 	type open struct {
 		indent int
 		sym    int
 	}
+	methods := methodPatterns[strings.ToLower(ext)]
 	var stack []open
 	for n, l := range o.lines {
 		body := skipBlanks([]byte(l))
-		if len(body) == 0 || !defStart[body[0]] {
+		if len(body) == 0 {
 			continue
 		}
-		name := defName(body)
+		var name []byte
+		if defStart[body[0]] {
+			name = defName(body)
+		}
+		if name == nil && methods != nil {
+			name = methodName(methods, string(body))
+		}
 		if name == nil {
 			continue
 		}
@@ -841,6 +852,27 @@ func lightOutline(o *outline) {
 		o.syms = append(o.syms, symbol{name: string(name), sig: strings.TrimSpace(l), start: n + 1, decl: n + 1, end: len(o.lines)})
 		stack = append(stack, open{indent, len(o.syms) - 1})
 	}
+	// In a braced language, a definition ends where its brace closes, at
+	// its indent: the last method of a class no longer runs to the next
+	// definition.
+	for k := range o.syms {
+		if methods == nil && !strings.EqualFold(ext, ".rs") {
+			break
+		}
+		s := &o.syms[k]
+		head := o.lines[s.decl-1]
+		if !strings.HasSuffix(strings.TrimSpace(head), "{") {
+			continue
+		}
+		indent := len(head) - len(skipBlanks([]byte(head)))
+		for n := s.decl; n < s.end; n++ {
+			l := o.lines[n]
+			if body := skipBlanks([]byte(l)); len(body) > 0 && body[0] == '}' && len(l)-len(body) == indent {
+				s.end = n + 1
+				break
+			}
+		}
+	}
 	// Trim trailing blank lines off each definition.
 	for k := range o.syms {
 		s := &o.syms[k]
@@ -851,4 +883,49 @@ func lightOutline(o *outline) {
 			s.sig = s.sig[:117] + "..."
 		}
 	}
+}
+
+// methodPatterns are, per extension, the definition lines of methods and
+// functions that no keyword defStart knows starts: a JavaScript or
+// TypeScript class's method (total(): number {), a function held by a
+// name (const load = async (id) => {), a Java or C# method (public int
+// total() {), Kotlin's fun. The name is the pattern's first group.
+var methodPatterns = func() map[string][]*regexp.Regexp {
+	js := []*regexp.Regexp{
+		regexp.MustCompile(`^(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set|declare)\s+)*\*?\s*#?([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\(.*\)\s*(?::\s*[^{=;]+)?\{\s*$`),
+		regexp.MustCompile(`^(?:export\s+)?(?:(?:public|private|protected|static|readonly)\s+)*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::\s*[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>)`),
+	}
+	java := []*regexp.Regexp{
+		regexp.MustCompile(`^(?:(?:public|private|protected|internal|static|final|abstract|synchronized|native|override|virtual|async|sealed|default|extern|unsafe|partial)\s+)*(?:<[^>]+>\s+)?[\w.?\[\]]+(?:<.*>)?(?:\[\])*\s+([A-Za-z_]\w*)\s*\([^;]*\)\s*(?:throws\s+[\w.,\s]+)?\{?\s*$`),
+	}
+	kotlin := []*regexp.Regexp{
+		regexp.MustCompile(`^(?:(?:public|private|protected|internal|open|override|abstract|final|suspend|inline|operator|infix|tailrec)\s+)*fun\s+(?:<[^>]+>\s+)?(?:[\w.<>]+\.)?([A-Za-z_]\w*)\s*\(`),
+	}
+	return map[string][]*regexp.Regexp{
+		".js": js, ".jsx": js, ".mjs": js, ".cjs": js, ".ts": js, ".tsx": js,
+		".java": java, ".cs": java, ".kt": kotlin,
+	}
+}()
+
+// notNames are the words a method pattern can take for a name that are
+// statements or operators: if (x) {, else if (x) {, catch (e) {, new T() {.
+var notNames = map[string]bool{
+	"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true,
+	"else": true, "do": true, "try": true, "with": true, "new": true, "typeof": true, "await": true,
+	"yield": true, "function": true, "synchronized": true, "using": true, "lock": true,
+	"foreach": true, "sizeof": true, "super": true, "this": true, "throw": true, "case": true,
+}
+
+// methodName is the name a line (from its first non-blank byte) defines
+// by one of patterns, or nil.
+func methodName(patterns []*regexp.Regexp, line string) []byte {
+	for _, re := range patterns {
+		if m := re.FindStringSubmatch(line); m != nil && !notNames[m[1]] {
+			if w, _, _ := strings.Cut(line, " "); w == "new" || w == "return" || w == "else" || w == "throw" {
+				return nil
+			}
+			return []byte(m[1])
+		}
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package repoctx
 
 import (
 	"context"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -202,5 +203,103 @@ loop:
 	want := []string{"sep", "maxDepth", "ErrShort", "ErrBadKey", "defaultKey", "item", "Kinds"}
 	if !slices.Equal(got, want) {
 		t.Errorf("otherNames = %v, want %v", got, want)
+	}
+}
+
+// TestLightOutlineFindsMethodsWithoutAKeyword: a TypeScript class's
+// methods and the functions a name holds, a Java or C# method and
+// Kotlin's fun are definitions, each ending where its brace closes; the
+// statements that look like them (if, catch, a call, new T() {) are not.
+func TestLightOutlineFindsMethodsWithoutAKeyword(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		want      []string // name start-end
+	}{
+		{"cart.ts", `import { Item } from "./item";
+
+export class Cart {
+  private items: Item[] = [];
+
+  constructor(private readonly owner: string) {
+    this.items = [];
+  }
+
+  total(): number {
+    if (this.items.length === 0) {
+      return 0;
+    }
+    return this.items.reduce((a, b) => a + b.price, 0);
+  }
+
+  async load<T>(id: string): Promise<T> {
+    try {
+      return await fetchItem(id);
+    } catch (e) {
+      throw new Error("load");
+    }
+  }
+
+  get size() {
+    return this.items.length;
+  }
+}
+
+const handler = async (req: Request) => {
+  return new Response("ok");
+};
+
+export const add = (a: number, b: number): number => {
+  return a + b;
+};
+
+function helper(x) {
+  while (x > 0) {
+    x--;
+  }
+  return x;
+}
+`, []string{"Cart 3-28", "constructor 6-8", "total 10-15", "load 17-23", "size 25-27", "handler 30-32", "add 34-36", "helper 38-43"}},
+		{"Cart.java", `package shop;
+
+public class Cart {
+    private final List<Item> items = new ArrayList<>();
+
+    public int total() {
+        int sum = 0;
+        for (Item i : items) {
+            sum += i.price();
+        }
+        return sum;
+    }
+
+    private static Map<String, List<Item>> byOwner(List<Item> all) throws IOException {
+        Runnable r = new Runnable() {
+            public void run() {
+                log("x");
+            }
+        };
+        return null;
+    }
+}
+`, []string{"Cart 3-22", "total 6-12", "byOwner 14-21", "run 16-18"}},
+		{"Cart.kt", `class Cart {
+    fun total(): Int {
+        return 0
+    }
+
+    private suspend fun <T> load(id: String): T {
+        TODO()
+    }
+}
+`, []string{"Cart 1-9", "total 2-4", "load 6-8"}},
+	} {
+		o := outlineFile(c.name, []byte(c.src))
+		var got []string
+		for _, s := range o.syms {
+			got = append(got, fmt.Sprintf("%s %d-%d", s.name, s.start, s.end))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: definitions\n%q\nwant\n%q", c.name, got, c.want)
+		}
 	}
 }

@@ -889,10 +889,12 @@ func lightOutline(o *outline, ext string) {
 // functions that no keyword defStart knows starts: a JavaScript or
 // TypeScript class's method (total(): number {), a function held by a
 // name (const load = async (id) => {), a Java or C# method (public int
-// total() {), Kotlin's fun. The name is the pattern's first group.
+// total() {), Kotlin's fun. The name is the pattern's first group; a
+// second is a method's parameters, which hold no string, callback or call
+// (a call with a callback, describe("x", function () {, is no method).
 var methodPatterns = func() map[string][]*regexp.Regexp {
 	js := []*regexp.Regexp{
-		regexp.MustCompile(`^(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set|declare)\s+)*\*?\s*#?([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\(.*\)\s*(?::\s*[^{=;]+)?\{\s*$`),
+		regexp.MustCompile(`^(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set|declare)\s+)*\*?\s*#?([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\(([^"'\x60]*)\)\s*(?::\s*[^{=;]+)?\{\s*$`),
 		regexp.MustCompile(`^(?:export\s+)?(?:(?:public|private|protected|static|readonly)\s+)*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::\s*[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>)`),
 	}
 	java := []*regexp.Regexp{
@@ -920,7 +922,7 @@ var notNames = map[string]bool{
 // by one of patterns, or nil.
 func methodName(patterns []*regexp.Regexp, line string) []byte {
 	for _, re := range patterns {
-		if m := re.FindStringSubmatch(line); m != nil && !notNames[m[1]] {
+		if m := re.FindStringSubmatch(line); m != nil && !notNames[m[1]] && (len(m) < 3 || !strings.Contains(m[2], "function") && !strings.Contains(m[2], "=>") && !strings.Contains(m[2], ").")) {
 			if w, _, _ := strings.Cut(line, " "); w == "new" || w == "return" || w == "else" || w == "throw" {
 				return nil
 			}

@@ -258,6 +258,15 @@ function helper(x) {
   }
   return x;
 }
+
+describe("cart", function () {
+  it("adds", function () {
+    expect(add(1, 2)).toBe(3);
+  });
+});
+$(document).ready(function() {
+  init();
+});
 `, []string{"Cart 3-28", "constructor 6-8", "total 10-15", "load 17-23", "size 25-27", "handler 30-32", "add 34-36", "helper 38-43"}},
 		{"Cart.java", `package shop;
 

@@ -292,6 +292,7 @@ var (
 // 120:180 or "120 to 180", or with an en dash.
 func parseRequest(req string) (file, what string) {
 	req = strings.Trim(strings.TrimSpace(req), "`'\"")
+	req = strings.TrimPrefix(req, ":") // :Name, its file left out
 	for _, re := range []*regexp.Regexp{reFileParen, reFileThen} {
 		if m := re.FindStringSubmatch(req); m != nil {
 			return m[1], whatOf(m[2])

@@ -255,6 +255,7 @@ func TestLookFindsWhatAModelWritesLoosely(t *testing.T) {
 		{req: "dates/parse.go#L12", path: "dates/parse.go", chunk: span(12, 12)},
 		{req: "lines 12-14 of dates/parse.go", path: "dates/parse.go", chunk: span(12, 14)},
 		{req: "Makefile#L1-L2", path: "Makefile", chunk: span(1, 2)},
+		{req: ":ParseDate", path: "dates/parse.go", chunk: parseDate},
 		{req: "Makefile:lines 1-2", path: "Makefile", chunk: span(1, 2)},
 		// A lower-case method is no file's extension.
 		{req: "dates/parse.go:dates.atoi(s)", path: "dates/parse.go", chunk: span(29, 35)},

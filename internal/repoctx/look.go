@@ -125,16 +125,19 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 	file, what := parseRequest(req)
 	p, why, there := ix.resolve(file)
 	note := ""
+	if what != "" && !isRange(what) {
+		what = cleanName(what)
+	}
 	if why != "" && what != "" && !isRange(what) {
 		// A name in a file that is not there: the file of that
 		// name elsewhere that defines it, or the one file that does.
-		if other := ix.definerFor(file, cleanName(what)); other != "" {
+		if other := ix.definerFor(file, what); other != "" {
 			gone := "no file " + file
 			if there { // a directory, a lock file ...
 				short, _, _ := strings.Cut(why, ";")
 				gone = file + ": " + short
 			}
-			note = fmt.Sprintf("\n(%s: %s; %s defines %s)", req, gone, other, cleanName(what))
+			note = fmt.Sprintf("\n(%s: %s; %s defines %s)", req, gone, other, what)
 			p, why = other, ""
 		}
 	}
@@ -188,7 +191,6 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 		}
 		chunks = []Chunk{span(lo, hi)}
 	default:
-		what = cleanName(what)
 		if chunks = o.symbolChunks(what); len(chunks) > 0 {
 			break
 		}

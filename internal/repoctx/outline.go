@@ -856,12 +856,9 @@ func lightOutline(o *outline, ext string) {
 	// its indent: the last method of a class no longer runs to the next
 	// definition.
 	for k := range o.syms {
-		if methods == nil && !strings.EqualFold(ext, ".rs") {
-			break
-		}
 		s := &o.syms[k]
 		head := o.lines[s.decl-1]
-		if !strings.HasSuffix(strings.TrimSpace(head), "{") {
+		if methods == nil && !strings.EqualFold(ext, ".rs") || !strings.HasSuffix(strings.TrimSpace(head), "{") {
 			continue
 		}
 		indent := len(head) - len(skipBlanks([]byte(head)))
@@ -909,8 +906,9 @@ var methodPatterns = func() map[string][]*regexp.Regexp {
 	}
 }()
 
-// notNames are the words a method pattern can take for a name that are
-// statements or operators: if (x) {, else if (x) {, catch (e) {, new T() {.
+// notNames are the words a method pattern can take for a name, or a
+// Java method's for its type, that are statements or operators: if (x) {,
+// else if (x) {, catch (e) {, new T() {.
 var notNames = map[string]bool{
 	"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true,
 	"else": true, "do": true, "try": true, "with": true, "new": true, "typeof": true, "await": true,
@@ -923,7 +921,7 @@ var notNames = map[string]bool{
 func methodName(patterns []*regexp.Regexp, line string) []byte {
 	for _, re := range patterns {
 		if m := re.FindStringSubmatch(line); m != nil && !notNames[m[1]] && (len(m) < 3 || !strings.Contains(m[2], "function") && !strings.Contains(m[2], "=>") && !strings.Contains(m[2], ").")) {
-			if w, _, _ := strings.Cut(line, " "); w == "new" || w == "return" || w == "else" || w == "throw" {
+			if w, _, _ := strings.Cut(line, " "); notNames[w] { // new T() {, as Java's type and name
 				return nil
 			}
 			return []byte(m[1])

@@ -361,7 +361,12 @@ func cleanName(s string) string {
 	if m := reReceiver.FindStringSubmatch(s); m != nil {
 		return m[1] + "." + m[2]
 	}
+	// C++'s and Rust's Type::method is Type.method.
+	s = strings.ReplaceAll(s, "::", ".")
 	if m := reCalled.FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	if m := reTyped.FindStringSubmatch(s); m != nil && !defWords[m[1]] {
 		return m[1]
 	}
 	return s
@@ -384,6 +389,9 @@ var (
 	// reCalled is a name written as a call or a signature, or with its
 	// type parameters: Name(), Name(a, b), Name[T], pkg.Name(x) error.
 	reCalled = regexp.MustCompile(`^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*){0,2})\s*[(\[].*$`)
+	// reTyped is a C, C++, Java or C# signature, its return type before
+	// the name: int Cart.total() const, List<Item> byOwner(String o).
+	reTyped = regexp.MustCompile(`^[\w.<>\[\],]+(?:[\s*&]+[\w.<>\[\],]+)*[\s*&]+([A-Za-z_]\w*(?:\.[A-Za-z_]\w*){0,2})\s*\(.*$`)
 )
 
 // maxDefiners bounds the files an answer names when several define a

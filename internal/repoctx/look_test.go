@@ -414,15 +414,18 @@ func TestLookSaysWhyATrackedFileIsNotShown(t *testing.T) {
 
 // TestLookFindsMethodsInOtherLanguages: Class.method names a method of a
 // Python or TypeScript class or a Rust impl, whose outline knows no
-// receivers; a definition written with its language's words is its name;
+// receivers, and Type::method a Rust or C++ one; a definition written with
+// its language's words (or its return type) is its name;
 // and a name a named file does not define is looked for in files of that
 // language only.
 func TestLookFindsMethodsInOtherLanguages(t *testing.T) {
 	ix, err := Open(context.Background(), newRepo(t, map[string]string{
-		"app/tool.py": "import sys\n\n\ndef parse_date(text):\n    return text\n\n\nclass Report:\n    def render(self):\n        return 'report'\n\n    def title(self):\n        return 't'\n\n\ndef render():\n    pass\n",
-		"web/app.ts":  "export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport class Cart {\n  total(): number {\n    return 0;\n  }\n}\n",
-		"web/util.js": "export function sum(xs) {\n  return 0;\n}\n",
-		"src/lib.rs":  "pub struct Cart {}\n\nimpl Cart {\n    pub fn total(&self) -> u32 {\n        0\n    }\n}\n\npub fn sum(a: u32) -> u32 {\n    a\n}\n",
+		"app/tool.py":  "import sys\n\n\ndef parse_date(text):\n    return text\n\n\nclass Report:\n    def render(self):\n        return 'report'\n\n    def title(self):\n        return 't'\n\n\ndef render():\n    pass\n",
+		"web/app.ts":   "export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport class Cart {\n  total(): number {\n    return 0;\n  }\n}\n",
+		"web/util.js":  "export function sum(xs) {\n  return 0;\n}\n",
+		"src/lib.rs":   "pub struct Cart {}\n\nimpl Cart {\n    pub fn total(&self) -> u32 {\n        0\n    }\n}\n\npub fn sum(a: u32) -> u32 {\n    a\n}\n",
+		"src/cart.cpp": "#include \"cart.h\"\n\nint Cart::total() const {\n    return sum_;\n}\n\nstd::vector<Item> Cart::byOwner(const std::string &owner,\n                                bool all) {\n    return items_;\n}\n",
+		"web/store.ts": "export class Store {\n  async load(\n    id: string,\n  ): Promise<Item> {\n    return this.fetch(\n      id,\n    );\n  }\n}\n",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -441,6 +444,12 @@ func TestLookFindsMethodsInOtherLanguages(t *testing.T) {
 		// sum is defined in Rust and in JavaScript: for a TypeScript
 		// file, the JavaScript one.
 		{req: "web/app.ts:sum", path: "web/util.js", chunk: span(1, 3)},
+		// C++ and a method whose parameters span lines.
+		{req: "src/cart.cpp:total", path: "src/cart.cpp", chunk: span(3, 5)},
+		{req: "src/cart.cpp:Cart::byOwner", path: "src/cart.cpp", chunk: span(7, 10)},
+		{req: "web/store.ts:Store.load", path: "web/store.ts", chunk: span(2, 8)},
+		{req: "src/lib.rs:Cart::total", path: "src/lib.rs", chunk: span(4, 6)},
+		{req: "src/cart.cpp:int Cart::total() const", path: "src/cart.cpp", chunk: span(3, 5)},
 		{req: "app/tool.py:sum", path: "app/tool.py",
 			err: `app/tool.py defines no function, method or type named "sum"; it defines: parse_date, Report, render, title, render`},
 	} {

@@ -207,9 +207,12 @@ loop:
 }
 
 // TestLightOutlineFindsMethodsWithoutAKeyword: a TypeScript class's
-// methods and the functions a name holds, a Java or C# method and
-// Kotlin's fun are definitions, each ending where its brace closes; the
-// statements that look like them (if, catch, a call, new T() {) are not.
+// methods and the functions a name holds, a Java or C# method, Kotlin's
+// fun and a C or C++ function are definitions, also with parameters on
+// lines of their own or the brace on the next line, each ending where its
+// brace closes; the statements that look like them (if, catch, a call
+// whose arguments span lines, new T() {, C's struct T *p =, a
+// declaration) are not.
 func TestLightOutlineFindsMethodsWithoutAKeyword(t *testing.T) {
 	for _, c := range []struct {
 		name, src string
@@ -301,6 +304,96 @@ public class Cart {
     }
 }
 `, []string{"Cart 1-9", "total 2-4", "load 6-8"}},
+		// Parameters on lines of their own; calls whose arguments span
+		// lines are no definitions.
+		{"cart.ts", `export class Cart {
+  async load(
+    id: string,
+    opts: Options,
+  ): Promise<Item> {
+    const item = await this.fetch(
+      id,
+      opts,
+    );
+    return this.items.reduce(
+      (a, b) => a + b.price,
+      0,
+    );
+  }
+}
+`, []string{"Cart 1-15", "load 2-14"}},
+		{"Cart.cs", `public class Cart
+{
+    public decimal Total(
+        decimal tax,
+        bool round)
+    {
+        var sum = Sum(
+            tax,
+            round);
+        return sum;
+    }
+}
+`, []string{"Cart 1-12", "Total 3-11"}},
+		{"cart.c", `#include "cart.h"
+
+static int sum_items(const struct item *items, size_t n);
+
+struct cart *cart_new(size_t cap) {
+    struct cart *c = malloc(sizeof *c);
+    if (c == NULL) {
+        return NULL;
+    }
+    return c;
+}
+
+static int
+sum_items(const struct item *items,
+          size_t n)
+{
+    int total = 0;
+    for (size_t i = 0; i < n; i++) {
+        total += items[i].price;
+    }
+    return total;
+}
+
+int main(int argc, char **argv) {
+    printf("%d\n", sum_items(NULL, 0));
+    return 0;
+}
+`, []string{"cart_new 5-11", "sum_items 13-22", "main 24-27"}},
+		{"cart.cpp", `namespace shop {
+
+int Cart::total() const {
+    int sum = 0;
+    for (const auto &i : items_) {
+        sum += i.price();
+    }
+    return sum;
+}
+
+Cart::Cart(int cap)
+    : items_(cap),
+      owner_("") {
+}
+
+Cart::~Cart() {
+}
+
+std::vector<Item> Cart::byOwner(const std::string &owner,
+                                bool all) {
+    std::vector<Item> out;
+    if (all) {
+        out = items_;
+    } else if (owner.empty()) {
+        throw std::runtime_error("owner");
+    }
+    return out;
+}
+
+}
+`, []string{"total 3-9", "Cart 11-14", "~Cart 16-17", "byOwner 19-28"}},
 	} {
 		o := outlineFile(c.name, []byte(c.src))
 		var got []string

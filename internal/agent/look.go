@@ -80,10 +80,11 @@ func (r *run) look(p *Plan) string {
 	return lookHeader + b.String() + l.Text
 }
 
-// news reports whether a look shows or says anything the pack did not.
+// news reports whether a look shows or says anything the pack did not:
+// lines it did not show, or which file a request meant.
 func news(items []repoctx.LookItem) bool {
 	for _, it := range items {
-		if !it.Seen {
+		if !it.Seen || it.Note != "" {
 			return true
 		}
 	}

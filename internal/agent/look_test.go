@@ -121,7 +121,7 @@ func TestLookSaysWhichFileAPlanMeant(t *testing.T) {
 	if res.Result != Fixed {
 		t.Fatalf("result %s (%s)\n%s", res.Result, res.StopDetail, h.log.String())
 	}
-	if ask := h.srv.Chats()[1].LastMessage(); !strings.Contains(ask, "## price.go: no such file in the repository; did you mean price/price.go?") {
+	if ask := h.srv.Chats()[1].LastMessage(); !strings.Contains(ask, "(price.go: no file price.go; price/price.go is the one file of that name)") {
 		t.Errorf("the patch request does not say which file the plan meant:\n%s", ask)
 	}
 }

@@ -38,8 +38,12 @@ type LookItem struct {
 	// Omitted are the lines asked for that the look budget left out
 	// (START-END, comma-separated) when only their head was shown.
 	Omitted string `json:"omitted,omitempty"`
-	Error   string `json:"error,omitempty"`
-	Tokens  int    `json:"tokens"`
+	// Note is what the answer says about what it shows when that is not
+	// what was asked for: the file that was meant, the names the file
+	// does not define.
+	Note   string `json:"note,omitempty"`
+	Error  string `json:"error,omitempty"`
+	Tokens int    `json:"tokens"`
 }
 
 // Look is the answer to a look: the text shown to the model and what each
@@ -124,7 +128,6 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 	item := LookItem{Request: req}
 	file, what := parseRequest(req)
 	p, why, there := ix.resolve(file)
-	note := ""
 	if what != "" && !isRange(what) {
 		what = cleanName(what)
 	}
@@ -137,8 +140,16 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 				short, _, _ := strings.Cut(why, ";")
 				gone = file + ": " + short
 			}
-			note = fmt.Sprintf("\n(%s: %s; %s defines %s)", req, gone, other, what)
+			item.Note = fmt.Sprintf("%s; %s defines %s", gone, other, what)
 			p, why = other, ""
+		}
+	}
+	if why != "" && !there && what == "" && relative(file) {
+		// The one file of that name, in another directory (not for a
+		// range, which only the file asked for can mean).
+		if near := ix.near(filepath.ToSlash(file)); len(near) == 1 {
+			item.Note = fmt.Sprintf("no file %s; %s is the one file of that name", file, near[0])
+			p, why = near[0], ""
 		}
 	}
 	if why != "" {
@@ -194,6 +205,24 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 		if chunks = o.symbolChunks(what); len(chunks) > 0 {
 			break
 		}
+		// Several names: those the file defines, the others named.
+		if names := nameList.Split(what, -1); len(names) > 1 {
+			var missing []string
+			for _, n := range names {
+				if cs := o.symbolChunks(cleanName(n)); len(cs) > 0 {
+					chunks = append(chunks, cs...)
+				} else {
+					missing = append(missing, n)
+				}
+			}
+			if len(chunks) > 0 {
+				chunks = mergeChunks(chunks)
+				if len(missing) > 0 {
+					item.Note = fmt.Sprintf("%s defines no %s", p, strings.Join(missing, ", "))
+				}
+				break
+			}
+		}
 		// Not in the file named: the one file that defines it, if any.
 		other, several := ix.definerLike(what, p, p)
 		if other == "" {
@@ -207,8 +236,12 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 			item.Error = why
 			return item, ""
 		}
-		note = fmt.Sprintf("\n(%s: %s defines no %s; %s does)", req, p, what, other)
+		item.Note = fmt.Sprintf("%s defines no %s; %s does", p, what, other)
 		p, item.Path, chunks = other, other, o.symbolChunks(what)
+	}
+	note := "" // what the answer says before the lines
+	if item.Note != "" {
+		note = fmt.Sprintf("\n(%s: %s)", req, item.Note)
 	}
 	rest := unseen(chunks, shown[p])
 	if len(rest) == 0 {
@@ -217,7 +250,7 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 		if note != "" {
 			where = " of " + p
 		}
-		return item, fmt.Sprintf("\n## %s: lines %s%s are shown above\n", req, spans(chunks), where)
+		return item, note + fmt.Sprintf("\n## %s: lines %s%s are shown above\n", req, spans(chunks), where)
 	}
 	if !cut || tokens.Estimate(note)+costOf(p, o, rest) <= limit {
 		item.Chunks = o.named(rest)
@@ -275,12 +308,18 @@ var (
 	reNameInFile = regexp.MustCompile(`^(.+?)\s+(?:in|from|of)\s+` + filePath + `$`)
 	// reFileParen is "FILE (NAME)".
 	reFileParen = regexp.MustCompile(`^` + filePath + `\s*\(\s*([^()]+?)\s*\)$`)
-	// reFileThen is FILE, then a colon (or two), '#', a comma or spaces,
-	// then what of it.
-	reFileThen = regexp.MustCompile(`^` + filePath + `(?:\s*::?\s*|\s*#\s*|\s*,\s*|\s+)(\S.*)$`)
+	// reFileThen is FILE, then a colon (or two), '#', a comma, a dash
+	// between spaces or spaces, then what of it.
+	reFileThen = regexp.MustCompile(`^` + filePath + `(?:\s*::?\s*|\s*#\s*|\s*,\s*|\s+[-\x{2013}\x{2014}]\s+|\s+)(\S.*)$`)
 	// reLines is a line or lines, as models write them: 120-180,
-	// L120-L180, lines 120-180, line 120, 120:180, 120 to 180.
-	reLines = regexp.MustCompile(`^(?i)(?:lines?\s*)?L?(\d+)(?:\s*(?:-|:|to|\.\.|,)\s*L?(\d+))?$`)
+	// L120-L180, lines 120-180, line 120, 120:180, 120 to 180, 120
+	// through 180.
+	reLines = regexp.MustCompile(`^(?i)(?:lines?\s*)?L?(\d+)(?:\s*(?:-|:|to|through|thru|\.\.|,)\s*L?(\d+))?$`)
+	// reBlobURL is the start of a file's address on GitHub, before its
+	// path: https://github.com/OWNER/REPO/blob/REF/ (or raw's).
+	reBlobURL = regexp.MustCompile(`^https?://(?:(?:www\.)?github\.com/[^/\s]+/[^/\s]+/(?:blob|tree|raw)/[^/\s]+|raw\.githubusercontent\.com/[^/\s]+/[^/\s]+/[^/\s]+)/`)
+	// nameList splits a request for several names: A, B; A and B.
+	nameList = regexp.MustCompile(`\s*(?:[,;&]|\band\b)\s*`)
 	// dashes are the dashes a range may be written with.
 	dashes = strings.NewReplacer("\u2013", "-", "\u2014", "-", "\u2212", "-")
 )
@@ -290,11 +329,13 @@ var (
 // dress a request up: quotes or backquotes around it, "NAME in FILE", a
 // separator other than one colon after FILE (file.go::Name, file.go#Name,
 // a GitHub line anchor file.go#L120-L180, "file.go, Name", "file.go
-// (Name)", "file.go Name"), and lines written L120-L180, "lines 120-180",
-// 120:180 or "120 to 180", or with an en dash.
+// (Name)", "file.go - Name", "file.go Name"), a file's address on GitHub,
+// and lines written L120-L180, "lines 120-180", 120:180, "120 to 180" or
+// "120 through 180", or with an en dash.
 func parseRequest(req string) (file, what string) {
 	req = strings.Trim(strings.TrimSpace(req), "`'\"")
 	req = strings.TrimPrefix(req, ":") // :Name, its file left out
+	req = reBlobURL.ReplaceAllString(req, "")
 	for _, re := range []*regexp.Regexp{reFileParen, reFileThen} {
 		if m := re.FindStringSubmatch(req); m != nil {
 			return m[1], whatOf(m[2])
@@ -348,11 +389,11 @@ var configExts = map[string]bool{
 
 // cleanName turns the ways a model writes a definition's name into the
 // outline's: "func Name()", "Name(a, b)", "type Name", "Name struct",
-// "Name[T]" are Name; "(*Type).Method", "(r *Type) Method" and
-// "func (r Type[T]) Method" are Type.Method.
+// "Name[T]", "the Name function", "Name." are Name; "(*Type).Method",
+// "(r *Type) Method" and "func (r Type[T]) Method" are Type.Method.
 func cleanName(s string) string {
-	s = strings.TrimSpace(s)
-	for w, rest, ok := strings.Cut(s, " "); ok && defWords[w]; w, rest, ok = strings.Cut(s, " ") {
+	s = strings.TrimRight(strings.TrimSpace(s), ".,;:!?")
+	for w, rest, ok := strings.Cut(s, " "); ok && (defWords[w] || articles[w]); w, rest, ok = strings.Cut(s, " ") {
 		s = strings.TrimSpace(rest)
 	}
 	for _, w := range []string{" struct", " interface", " func", " method", " function"} {
@@ -371,6 +412,9 @@ func cleanName(s string) string {
 	}
 	return s
 }
+
+// articles may come before a name: the Name function.
+var articles = map[string]bool{"the": true, "a": true, "an": true}
 
 // defWords are the words before a definition's name in the languages
 // the outline reads (and what models write before one): func Name, def
@@ -511,11 +555,24 @@ func definesWord(src []byte, name string) bool {
 // directory, or a file git tracks that the index leaves out).
 func (ix *Index) resolve(file string) (p, why string, there bool) {
 	p = path.Clean(strings.TrimPrefix(filepath.ToSlash(file), "./"))
+	if ix.has(p) {
+		return p, "", true
+	}
+	// An absolute path that ends with a file's: a runner's checkout
+	// (/home/runner/work/r/r/dates/parse.go); a diff's a/dates/parse.go.
+	if path.IsAbs(p) && !strings.Contains(p, "/.git/") {
+		if q := ix.endingOf(p); q != "" {
+			return q, "", true
+		}
+	}
+	if rest, ok := strings.CutPrefix(p, "a/"); ok && ix.has(rest) {
+		return rest, "", true
+	}
+	if rest, ok := strings.CutPrefix(p, "b/"); ok && ix.has(rest) {
+		return rest, "", true
+	}
 	if p == "." || p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) {
 		return "", "not a path inside the repository; use paths relative to the repository root, as the map shows them", false
-	}
-	if k := sort.SearchStrings(ix.paths, p); k < len(ix.paths) && ix.paths[k] == p {
-		return p, "", true
 	}
 	if why := ix.notIndexed(p); why != "" {
 		return "", why, true
@@ -565,6 +622,31 @@ func (ix *Index) dirList(dir string) (files, dirs []string, n int) {
 		dirs = append(dirs, fmt.Sprintf("%d more directories", moreDirs))
 	}
 	return files, dirs, n
+}
+
+// relative reports whether file is a path inside a repository: not
+// absolute, not above it, not in .git.
+func relative(file string) bool {
+	p := path.Clean(filepath.ToSlash(file))
+	return !path.IsAbs(p) && p != ".." && !strings.HasPrefix(p, "../") && !strings.Contains("/"+p+"/", "/.git/")
+}
+
+// has reports whether the index holds path p.
+func (ix *Index) has(p string) bool {
+	k := sort.SearchStrings(ix.paths, p)
+	return k < len(ix.paths) && ix.paths[k] == p
+}
+
+// endingOf is the longest indexed path that p ends with after a slash,
+// "" when none does.
+func (ix *Index) endingOf(p string) string {
+	best := ""
+	for _, q := range ix.near(p) {
+		if strings.HasSuffix(p, "/"+q) && len(q) > len(best) {
+			best = q
+		}
+	}
+	return best
 }
 
 // near are the indexed files with p's name in other directories, when

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -25,7 +26,7 @@ func TestLook(t *testing.T) {
 	l := ix.Look([]string{
 		"dates/parse.go:ParseDate",
 		"./dates/parse.go:12-14",
-		"parse.go",
+		"month.go",
 		"dates/parse.go:Parse",
 		"dates/parse.go:40-50",
 		"dates/parse.go:9-3",
@@ -41,7 +42,7 @@ func TestLook(t *testing.T) {
 	}{
 		{path: "dates/parse.go", chunk: span(12, 27)},
 		{path: "dates/parse.go", chunk: span(12, 14), seen: true},
-		{err: "did you mean dates/parse.go?"},
+		{path: "dates/month.go", chunk: span(4, 21)},
 		{path: "dates/parse.go", err: `defines no function, method or type named "Parse"; it defines: Date, ErrSyntax, ParseDate`},
 		{path: "dates/parse.go", err: "the file has 35 lines; line 40 does not exist"},
 		{path: "dates/parse.go", err: `"9-3" is not a line range`},
@@ -275,8 +276,30 @@ func TestLookFindsWhatAModelWritesLoosely(t *testing.T) {
 		// for; or a range, which only the file asked for can mean.
 		{req: "strings.go:pad", err: "no such file in the repository (git ls-files); use a path from the repository map"},
 		{req: "src/parse.go:12-14", err: "no such file in the repository; did you mean dates/parse.go?"},
+		// A whole file asked for in the wrong directory: the one file
+		// of that name, and a note.
+		{req: "src/format.go", path: "dates/format.go", chunk: span(1, 9),
+			text: "(src/format.go: no file src/format.go; dates/format.go is the one file of that name)"},
+		{req: "pad.go", path: "text/pad.go", chunk: span(1, 3)},
+		// A path as a runner, a diff or GitHub writes it.
+		{req: "/home/runner/work/cal/cal/dates/parse.go:12-14", path: "dates/parse.go", chunk: span(12, 14)},
+		{req: "b/dates/parse.go:12-14", path: "dates/parse.go", chunk: span(12, 14)},
+		{req: "/home/runner/work/cal/cal/.git/Makefile", err: "not a path inside the repository; use paths relative to the repository root, as the map shows them"},
+		{req: "https://github.com/example/cal/blob/main/dates/parse.go#L12-L14", path: "dates/parse.go", chunk: span(12, 14)},
+		// More of what models write.
+		{req: "dates/parse.go - ParseDate", path: "dates/parse.go", chunk: parseDate},
+		{req: "dates/parse.go:ParseDate.", path: "dates/parse.go", chunk: parseDate},
+		{req: "the ParseDate function", path: "dates/parse.go", chunk: parseDate},
+		{req: "dates/parse.go lines 12 through 14", path: "dates/parse.go", chunk: span(12, 14)},
+		// Several names: those the file defines, the others named.
+		{req: "dates/month.go:parseMonth and leapDay", path: "dates/month.go", chunk: span(3, 10),
+			text: "(dates/month.go:parseMonth and leapDay: dates/month.go defines no leapDay)"},
 	} {
 		c.check(t, ix)
+	}
+	l := ix.Look([]string{"dates/month.go:parseMonth, daysIn"}, map[string][]Chunk{}, 4000)
+	if it := l.Items[0]; it.Error != "" || !reflect.DeepEqual(it.Chunks, []Chunk{{StartLine: 3, EndLine: 10, Symbols: []string{"parseMonth"}}, {StartLine: 12, EndLine: 21, Symbols: []string{"daysIn"}}}) {
+		t.Errorf("two names: %+v", it)
 	}
 }
 
@@ -308,7 +331,8 @@ func (c lookCase) check(t *testing.T, ix *Index) {
 
 // TestAroundAsksForAFileWhoseDirectoryThePlanLeftOut: a plan file that
 // is not in the index but has the name of one that is is asked for as
-// written, so that the answer says which was meant; a new file is not.
+// written, and the answer shows that one and says so; a new file is not
+// asked for.
 func TestAroundAsksForAFileWhoseDirectoryThePlanLeftOut(t *testing.T) {
 	ix, err := Open(context.Background(), newRepo(t, fixtureFiles()))
 	if err != nil {
@@ -326,8 +350,8 @@ func TestAroundAsksForAFileWhoseDirectoryThePlanLeftOut(t *testing.T) {
 		t.Fatalf("Around(parse.go) = %q, want the file as written", got)
 	}
 	l := ix.Look(got, map[string][]Chunk{}, 4000)
-	if it := l.Items[0]; !strings.Contains(it.Error, "did you mean dates/parse.go?") {
-		t.Errorf("the answer for parse.go: %+v", it)
+	if it := l.Items[0]; it.Path != "dates/parse.go" || !strings.Contains(l.Text, "(parse.go: no file parse.go; dates/parse.go is the one file of that name)") {
+		t.Errorf("the answer for parse.go: %+v\n%s", it, l.Text)
 	}
 }
 

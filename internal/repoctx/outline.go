@@ -1010,7 +1010,7 @@ var methodPatterns = func() map[string][]*regexp.Regexp {
 	return map[string][]*regexp.Regexp{
 		".js": js, ".jsx": js, ".mjs": js, ".cjs": js, ".ts": js, ".tsx": js,
 		".java": java, ".cs": java, ".kt": kotlin,
-		".c": c, ".h": c, ".cc": c, ".cpp": c, ".cxx": c, ".hpp": c, ".hh": c,
+		".c": c, ".h": c, ".cc": c, ".cpp": c, ".hpp": c,
 	}
 }()
 

@@ -53,6 +53,13 @@ const (
 	// cost (or a quarter of what is shown of it, if more) for the packer
 	// to show the file whole rather than in parts.
 	restShare = 0.05
+	// leadRestShare is restShare for a report's best code file: a report
+	// names a file's words more often than the function to change, and
+	// the room the helpers that several named calls share would take
+	// (see sharedAPIStarts) goes to the rest of that file first
+	// (kafka-go v0.4.50's ResponseGroupMember, beside the Response its
+	// report quotes).
+	leadRestShare = 0.15
 	// weakPart is how many times weaker than the best part a file's share
 	// held back a part of a file already shown must be to wait until the
 	// passes that spend the room left have had their turn (see choose).
@@ -214,9 +221,14 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 			return false
 		}
 		// When the rest of the file costs little more, the whole file
-		// (not in a failing-test query's test file: see failingTestFile).
+		// (not in a failing-test query's test file: see failingTestFile);
+		// for a report's best code file, a little more (leadRestShare).
 		if whole := []Chunk{span(1, len(o.lines))}; !r.failingTestFile(f.i) && (len(try) != 1 || try[0].StartLine != 1 || try[0].EndLine != len(o.lines)) {
-			if wc := r.cost(f.i, o, whole); wc-cost <= max(int(restShare*float64(codeBudget)), cost/4) && wc-f.tokens <= left && (!capped || wc <= share(k)) && (!test || wc-f.tokens <= testRoom) {
+			rs := restShare
+			if k == lead && len(r.q.tests) == 0 {
+				rs = leadRestShare
+			}
+			if wc := r.cost(f.i, o, whole); wc-cost <= max(int(rs*float64(codeBudget)), cost/4) && wc-f.tokens <= left && (!capped || wc <= share(k)) && (!test || wc-f.tokens <= testRoom) {
 				try, cost = whole, wc
 			}
 		}

@@ -224,3 +224,53 @@ func TestBuildShowsThePackagesVariablesAShownFunctionUses(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildShowsAReportsBestFileWholeBeforeTheHelpersItsCallsShare: a
+// report quotes a Response and its Member's fields (groups.go ranks
+// first) and calls WriteResponse and ReadResponse, which share sixty
+// one-line helpers: each is a focus, weak, and the narrow pass would
+// spend the room on them before the rest of groups.go, where the fix is
+// (sortMembers, which no word of the report names; as kafka-go v0.4.50's
+// ResponseGroupMember beside the Response its report quotes). The best
+// file of a report is shown whole when the rest of it costs at most
+// leadRestShare of the code budget.
+func TestBuildShowsAReportsBestFileWholeBeforeTheHelpersItsCallsShare(t *testing.T) {
+	var g strings.Builder
+	g.WriteString("package groups\n\nimport \"example.com/kv/proto\"\n\n// Request asks for the groups.\ntype Request struct {\n\tGroups     []string `kv:\"min=v0,max=v4\"`\n\tIncludeOps bool     `kv:\"min=v3,max=v4\"`\n}\n\n")
+	g.WriteString("func (r *Request) Key() proto.Key { return proto.DescribeGroups }\n\n")
+	g.WriteString("// Response is the groups described.\ntype Response struct {\n\tThrottleMs int32   `kv:\"min=v1,max=v4\"`\n\tGroups     []Group `kv:\"min=v0,max=v4\"`\n}\n\n")
+	g.WriteString("type Group struct {\n\tErrorCode    int16    `kv:\"min=v0,max=v4\"`\n\tGroupID      string   `kv:\"min=v0,max=v4\"`\n\tState        string   `kv:\"min=v0,max=v4\"`\n\tMembers      []Member `kv:\"min=v0,max=v4\"`\n\tAuthorizedOperations int32 `kv:\"min=v3,max=v4\"`\n}\n\n")
+	g.WriteString("type Member struct {\n\tMemberID         string `kv:\"min=v0,max=v4\"`\n\tGroupInstanceID  string `kv:\"min=v4,max=v4,nullable\"`\n\tClientHost       string `kv:\"min=v0,max=v4\"`\n\tMemberMetadata   []byte `kv:\"min=v0,max=v4\"`\n\tMemberAssignment []byte `kv:\"min=v0,max=v4\"`\n}\n\n")
+	g.WriteString("func (r *Response) Key() proto.Key { return proto.DescribeGroups }\n\n")
+	g.WriteString("func (r *Response) clone() *Response {\n\tc := *r\n\treturn &c\n}\n\n")
+	g.WriteString("func (r *Response) sortMembers(limit int) {\n\tfor k := range r.Groups {\n\t\tif len(r.Groups[k].Members) > limit {\n\t\t\tr.Groups[k].Members = r.Groups[k].Members[:limit]\n\t\t}\n\t}\n}\n\n")
+	g.WriteString("func (r *Response) reset() {\n\tr.Groups = nil\n\tr.ThrottleMs = 0\n}\n")
+	var b, calls strings.Builder
+	b.WriteString("package proto\n\n// buffer holds what a message writes.\ntype buffer struct{ data []byte }\n\n")
+	for k := range 60 {
+		fmt.Fprintf(&b, "func (b *buffer) put%d(v int) { b.data = append(b.data, byte(v+%d)) }\n\n", k, k)
+		fmt.Fprintf(&calls, "\tb.put%d(v)\n", k)
+	}
+	var r strings.Builder
+	r.WriteString("package proto\n\nimport \"io\"\n\n// Key names a message.\ntype Key int\n\nconst DescribeGroups Key = 15\n\n")
+	r.WriteString("// WriteResponse writes res as version v.\nfunc WriteResponse(w io.Writer, v int, res any) error {\n\tb := &buffer{}\n" + calls.String() + "\t_, err := w.Write(b.data)\n\treturn err\n}\n\n")
+	r.WriteString("// ReadResponse reads a response of version v.\nfunc ReadResponse(rd io.Reader, v int) (any, error) {\n\tb := &buffer{}\n" + calls.String() + "\treturn nil, nil\n}\n")
+	src := g.String()
+	repo := newRepo(t, map[string]string{
+		"go.mod":            "module example.com/kv\n",
+		"groups/groups.go":  src,
+		"proto/buffer.go":   b.String(),
+		"proto/response.go": r.String(),
+	})
+	report := "groups: a Response of v5 loses each Member's GroupInstanceID\n\n```go\n" +
+		"res := &groups.Response{ThrottleMs: 1, Groups: []groups.Group{{GroupID: \"g\", Members: []groups.Member{{MemberID: \"m\", GroupInstanceID: \"i\"}}}}}\n" +
+		"err := proto.WriteResponse(&buf, 5, res)\n_, err = proto.ReadResponse(&buf, 5)\n```\n\n" +
+		"Expected v5 to round-trip each Group and Member, with `GroupInstanceID`, `MemberMetadata`, `MemberAssignment` and `AuthorizedOperations`.\n"
+	for _, budget := range []int{3000, 3500} {
+		p := build(t, repo, report, budget)
+		if ps := paths(p); len(ps) == 0 || ps[0] != "groups/groups.go" {
+			t.Fatalf("budget %d: want groups.go first: %v", budget, ps)
+		}
+		mustPackFunc(t, p, "groups/groups.go", src, "(r *Response) sortMembers")
+	}
+}

@@ -949,10 +949,17 @@ func paramsEnd(lines []string, n int) int {
 // declared at line n: the one that closes its parameters when it ends in
 // {, or a { alone on the line after it (C#, C); -1 when neither does.
 func bodyOpens(lines []string, n int) int {
-	k := paramsEnd(lines, n)
+	if k := paramsEnd(lines, n); k >= 0 {
+		return braceAt(lines, k)
+	}
+	return -1
+}
+
+// braceAt is the line whose brace opens a body after parameters that
+// close on line k: k itself when it ends in {, or the next line when it
+// is a { alone; -1 when neither.
+func braceAt(lines []string, k int) int {
 	switch {
-	case k < 0:
-		return -1
 	case strings.HasSuffix(strings.TrimSpace(lines[k]), "{"):
 		return k
 	case k+1 < len(lines) && strings.TrimSpace(lines[k+1]) == "{":
@@ -975,7 +982,7 @@ func joinParams(lines []string, n int) string {
 		b.WriteString(strings.TrimSpace(l))
 		b.WriteByte(' ')
 	}
-	if bodyOpens(lines, n) == k+1 {
+	if braceAt(lines, k) == k+1 {
 		b.WriteByte('{')
 	}
 	return b.String()

@@ -199,9 +199,11 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 	packed := 0
 	capped := false  // the passes after the first keep to share
 	byShare := false // add's last refusal was for its file's share alone
+	// report: the query is an issue's text, not failing tests' output.
+	report := len(r.q.tests) == 0
 	// For a report, tests take at most testRoom until the code's turn is
 	// over (see issueTestShare).
-	limitTests := len(r.q.tests) == 0
+	limitTests := report
 	testRoom := int(issueTestShare * float64(codeBudget))
 	add := func(k int, f *chosen, cs []Chunk) bool {
 		byShare = false
@@ -225,7 +227,7 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 		// for a report's best code file, a little more (leadRestShare).
 		if whole := []Chunk{span(1, len(o.lines))}; !r.failingTestFile(f.i) && (len(try) != 1 || try[0].StartLine != 1 || try[0].EndLine != len(o.lines)) {
 			rs := restShare
-			if k == lead && len(r.q.tests) == 0 {
+			if k == lead && report {
 				rs = leadRestShare
 			}
 			if wc := r.cost(f.i, o, whole); wc-cost <= max(int(rs*float64(codeBudget)), cost/4) && wc-f.tokens <= left && (!capped || wc <= share(k)) && (!test || wc-f.tokens <= testRoom) {

@@ -65,8 +65,13 @@ const (
 	// passes that spend the room left have had their turn (see choose).
 	weakPart = 2.0
 	// maxImportLines bounds the package clause and imports shown with a
-	// file's definitions.
-	maxImportLines = 30
+	// file's definitions; leadImportLines, with the best code file's. A
+	// patch that adds an import to the file it most likely changes must
+	// show the block's lines, and an application's files import many
+	// packages (tailscale v1.98.9's ssh/tailssh/tailssh.go imports forty;
+	// the next release's fix drops one and adds one).
+	maxImportLines  = 30
+	leadImportLines = 90
 	// minFocusReach is the least weight with which the edges must reach
 	// a definition for it to be a focus (see apiWeight).
 	minFocusReach = 0.3
@@ -274,7 +279,14 @@ func (r *Ranking) choose(ctx context.Context, left int) ([]chosen, error) {
 			// what the file has imported.
 			for k, f := range files {
 				o := r.outlineOf(f.i)
-				if len(f.chunks) > 0 && o != nil && !isTestFile(r.ix.paths[f.i]) && o.importsTo > o.importsFrom && o.importsTo-o.importsFrom < maxImportLines {
+				if len(f.chunks) == 0 || o == nil || isTestFile(r.ix.paths[f.i]) {
+					continue
+				}
+				limit := maxImportLines
+				if k == lead {
+					limit = leadImportLines
+				}
+				if n := o.importsTo - o.importsFrom; n > 0 && n < limit {
 					add(k, f, []Chunk{span(o.importsFrom, o.importsTo)})
 				}
 			}

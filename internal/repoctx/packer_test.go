@@ -274,3 +274,61 @@ func TestBuildShowsAReportsBestFileWholeBeforeTheHelpersItsCallsShare(t *testing
 		mustPackFunc(t, p, "groups/groups.go", src, "(r *Response) sortMembers")
 	}
 }
+
+// TestBuildShowsTheBestCodeFilesLongImportBlock: the failing test reaches
+// Serve in sshd.go, which imports forty packages (as tailscale's
+// ssh/tailssh/tailssh.go, whose fix adds an import), and mapUser in
+// users.go, which imports as many. A patch that adds an import must show
+// the block's lines: the best code file's imports are shown up to
+// leadImportLines, another file's only up to maxImportLines.
+func TestBuildShowsTheBestCodeFilesLongImportBlock(t *testing.T) {
+	imports := func(name string) string {
+		var b strings.Builder
+		b.WriteString("import (\n")
+		for k := range 40 {
+			fmt.Fprintf(&b, "\t\"example.com/ssh/internal/%s%d\"\n", name, k)
+		}
+		b.WriteString(")\n\n")
+		return b.String()
+	}
+	// Forty handlers between the imports and what the test reaches, so
+	// that the rest of the file, shown nearest first, comes to the
+	// imports last.
+	handlers := func(b *strings.Builder, name string) {
+		for k := range 40 {
+			fmt.Fprintf(b, "// %s%d answers request %d of a session.\nfunc %s%d(s string) string {\n\tif s == \"%d\" {\n\t\treturn s + s\n\t}\n\treturn s\n}\n\n", name, k, k, name, k, k)
+		}
+	}
+	var sshd strings.Builder
+	sshd.WriteString("package ssh\n\n" + imports("dep"))
+	handlers(&sshd, "handler")
+	sshd.WriteString("// Serve answers one session for user.\nfunc Serve(user string) error {\n\tif user == \"\" {\n\t\treturn errNoUser\n\t}\n\treturn mapUser(user)\n}\n")
+	var users strings.Builder
+	users.WriteString("package ssh\n\n" + imports("user"))
+	handlers(&users, "userRequest")
+	users.WriteString("var errNoUser = errorString(\"no user\")\n\ntype errorString string\n\nfunc (e errorString) Error() string { return string(e) }\n\n")
+	users.WriteString("// mapUser maps user to a local user.\nfunc mapUser(user string) error {\n\treturn errNoUser\n}\n")
+	files := map[string]string{
+		"go.mod":           "module example.com/ssh\n",
+		"ssh/sshd.go":      sshd.String(),
+		"ssh/users.go":     users.String(),
+		"ssh/sshd_test.go": "package ssh\n\nimport \"testing\"\n\nfunc TestServeMapsLocalUser(t *testing.T) {\n\tif err := Serve(\"root\"); err != nil {\n\t\tt.Errorf(\"Serve(root) = %v, want the session of the local user\", err)\n\t}\n}\n",
+	}
+	repo := newRepo(t, files)
+	failing := "--- FAIL: TestServeMapsLocalUser (0.00s)\n    sshd_test.go:7: Serve(root) = no user, want the session of the local user\nFAIL\nFAIL\texample.com/ssh/ssh\t0.002s\n"
+	for _, budget := range []int{1500, 2000} {
+		p := build(t, repo, failing, budget)
+		f, u := fileOf(p, "ssh/sshd.go"), fileOf(p, "ssh/users.go")
+		if f == nil || u == nil {
+			t.Fatalf("%d tokens: sshd.go and users.go are not both packed: %v", budget, paths(p))
+		}
+		mustPackFunc(t, p, "ssh/sshd.go", files["ssh/sshd.go"], "Serve")
+		mustPackFunc(t, p, "ssh/users.go", files["ssh/users.go"], "mapUser")
+		if from, to := lineOf(files["ssh/sshd.go"], "import ("), lineOf(files["ssh/sshd.go"], "dep39\""); !covers(f, from, to) {
+			t.Errorf("%d tokens: sshd.go's import block (lines %d-%d) is not packed: %+v", budget, from, to, f.Chunks)
+		}
+		if l := lineOf(files["ssh/users.go"], "user20\""); covers(u, l, l) {
+			t.Errorf("%d tokens: users.go's forty imports are packed, past maxImportLines: %+v", budget, u.Chunks)
+		}
+	}
+}

@@ -565,11 +565,10 @@ func (ix *Index) resolve(file string) (p, why string, there bool) {
 			return q, "", true
 		}
 	}
-	if rest, ok := strings.CutPrefix(p, "a/"); ok && ix.has(rest) {
-		return rest, "", true
-	}
-	if rest, ok := strings.CutPrefix(p, "b/"); ok && ix.has(rest) {
-		return rest, "", true
+	for _, side := range []string{"a/", "b/"} {
+		if rest, ok := strings.CutPrefix(p, side); ok && ix.has(rest) {
+			return rest, "", true
+		}
 	}
 	if p == "." || p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) {
 		return "", "not a path inside the repository; use paths relative to the repository root, as the map shows them", false

@@ -35,6 +35,9 @@ type tally struct {
 	filesAll  int     // cases with every fixed file packed
 	siteShare float64 // sum over cases of the share of sites shown
 	sitesAll  int     // cases with every site shown
+	// missed counts the sites not shown by where they are (see
+	// missKinds), and missedIn the cases with such a site.
+	missed, missedIn map[string]int
 }
 
 type key struct {
@@ -180,6 +183,13 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 					if r.files == len(ch.codeFiles) {
 						t.filesAll++
 					}
+					if t.missed == nil {
+						t.missed, t.missedIn = map[string]int{}, map[string]int{}
+					}
+					for mk, n := range r.kinds {
+						t.missed[mk] += n
+						t.missedIn[mk]++
+					}
 				}
 				if verbose && k.who == verboseWho && k.budget == verboseBudget {
 					run := ""
@@ -197,14 +207,18 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 		}
 	}
 	report(out, tallies, measured)
+	if verbose {
+		reportMisses(out, tallies)
+	}
 	return nil
 }
 
 // result is how one pack did on one case.
 type result struct {
-	files  int    // fixed files packed
-	shown  int    // sites inside a shown chunk
-	missed string // the sites not shown
+	files  int            // fixed files packed
+	shown  int            // sites inside a shown chunk
+	missed string         // the sites not shown
+	kinds  map[string]int // the sites not shown, by where they are
 }
 
 // measureOne packs one query at every budget with every ranker.
@@ -244,7 +258,7 @@ func measureOne(ctx context.Context, root, query string, ch *change, label strin
 			shown[f.Path] = f.Chunks
 		}
 		res := score(shown, ch)
-		res.missed = whyMissed(ix, shown, ch)
+		res.missed, res.kinds = whyMissed(ix, shown, ch)
 		out[key{who: "engine", budget: b}] = res
 		whole := map[string][]repoctx.Chunk{}
 		for f := range base.Packed(order, b) {
@@ -269,7 +283,7 @@ func measureOne(ctx context.Context, root, query string, ch *change, label strin
 				}
 			}
 			res := score(seen, ch)
-			res.missed = whyMissed(ix, seen, ch)
+			res.missed, res.kinds = whyMissed(ix, seen, ch)
 			out[key{who: who, budget: b}] = res
 		}
 	}
@@ -345,22 +359,63 @@ func enclosing(ix *repoctx.Index, f string, s Site) []string {
 	return out
 }
 
+// Where a site the pack does not show is, by what the pack shows around
+// it: its file not at all; of the definitions holding it, nothing or only
+// other lines; or, in a file packed, no definition holds it (an import, a
+// comment between definitions, a file the outline knows no definitions
+// of).
+const (
+	missFile    = "file not packed"
+	missDef     = "file packed, definition not shown"
+	missPart    = "file packed, definition shown in part"
+	missOutside = "file packed, outside any definition"
+)
+
+// missKinds are the kinds of misses, in the order the report gives them.
+var missKinds = []string{missFile, missDef, missPart, missOutside}
+
 // whyMissed lists the sites the shown chunks miss, each with the
-// definitions holding it and whether its file was packed at all:
-// gjson.go:1011-1011[parseObjectPath] (file packed, not this part).
-func whyMissed(ix *repoctx.Index, shown map[string][]repoctx.Chunk, ch *change) string {
+// definitions holding it and where it is (see missKind):
+// gjson.go:1011-1011[parseObjectPath; file packed, definition not shown];
+// and counts them by where they are.
+func whyMissed(ix *repoctx.Index, shown map[string][]repoctx.Chunk, ch *change) (string, map[string]int) {
 	var out []string
+	kinds := map[string]int{}
 	for _, s := range ch.sites {
 		if inChunks(shown[s.File], s) {
 			continue
 		}
-		why := "file not packed"
-		if len(shown[s.File]) > 0 {
-			why = "file packed"
-		}
-		out = append(out, fmt.Sprintf("%s[%s; %s]", s, strings.Join(enclosing(ix, s.File, s), ","), why))
+		syms := enclosing(ix, s.File, s)
+		why := missKind(ix, shown[s.File], s.File, syms)
+		kinds[why]++
+		out = append(out, fmt.Sprintf("%s[%s; %s]", s, strings.Join(syms, ","), why))
 	}
-	return strings.Join(out, " ")
+	return strings.Join(out, " "), kinds
+}
+
+// missKind says where a site of file is that shown (the chunks of file
+// the pack shows) does not show; syms are the definitions holding it.
+func missKind(ix *repoctx.Index, shown []repoctx.Chunk, file string, syms []string) string {
+	switch {
+	case len(shown) == 0:
+		return missFile
+	case len(syms) == 0:
+		return missOutside
+	}
+	reqs := make([]string, len(syms))
+	for k, sym := range syms {
+		reqs[k] = file + ":" + sym
+	}
+	for _, it := range ix.Look(reqs, map[string][]repoctx.Chunk{}, 1<<30).Items {
+		for _, c := range it.Chunks {
+			if it.Path == file && slices.ContainsFunc(shown, func(sc repoctx.Chunk) bool {
+				return sc.StartLine <= c.EndLine && c.StartLine <= sc.EndLine
+			}) {
+				return missPart
+			}
+		}
+	}
+	return missDef
 }
 
 // inChunks reports whether site s is shown by cs: every line of a changed
@@ -395,6 +450,26 @@ func score(shown map[string][]repoctx.Chunk, ch *change) result {
 		}
 	}
 	return r
+}
+
+// reportMisses says, for -v's ranker and budget, where the sites the
+// packs do not show are (see missKind): per query kind, how many sites
+// and in how many cases.
+func reportMisses(out io.Writer, tallies map[key]*tally) {
+	for _, kind := range []string{"failing", "issue", "executed"} {
+		t := tallies[key{kind, verboseWho, verboseBudget}]
+		if t == nil || t.cases == 0 {
+			continue
+		}
+		total := 0
+		var parts []string
+		for _, mk := range missKinds {
+			total += t.missed[mk]
+			parts = append(parts, fmt.Sprintf("%s %d (%d cases)", mk, t.missed[mk], t.missedIn[mk]))
+		}
+		fmt.Fprintf(out, "misses, %s at %dk, %s: %d sites not shown in %d of %d cases; %s\n",
+			verboseWho, verboseBudget/1024, kind, total, t.cases-t.sitesAll, t.cases, strings.Join(parts, "; "))
+	}
 }
 
 func report(out io.Writer, tallies map[key]*tally, measured int) {

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentfix/agentfix/internal/repoctx"
@@ -30,11 +32,14 @@ func TestShownName(t *testing.T) {
 	}
 }
 
-func TestEnclosingAnInsertionNamesItsNeighbours(t *testing.T) {
+// indexOf is the index of a git repository holding files (path -> text).
+func indexOf(t *testing.T, files map[string]string) *repoctx.Index {
+	t.Helper()
 	dir := t.TempDir()
-	src := "package p\n\nvar (\n\tfirst = 1\n\tsecond = 2\n\n\tthird = 3\n)\n\nfunc After() {}\n"
-	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := gitInit(dir); err != nil {
 		t.Fatal(err)
@@ -43,6 +48,11 @@ func TestEnclosingAnInsertionNamesItsNeighbours(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ix
+}
+
+func TestEnclosingAnInsertionNamesItsNeighbours(t *testing.T) {
+	ix := indexOf(t, map[string]string{"p.go": "package p\n\nvar (\n\tfirst = 1\n\tsecond = 2\n\n\tthird = 3\n)\n\nfunc After() {}\n"})
 	// Lines added after the blank line 6, in the var block.
 	got := enclosing(ix, "p.go", Site{File: "p.go", Start: 6, End: 6, Before: 5, After: 7})
 	if !slices.Equal(got, []string{"second", "third"}) {
@@ -50,5 +60,35 @@ func TestEnclosingAnInsertionNamesItsNeighbours(t *testing.T) {
 	}
 	if got := enclosing(ix, "p.go", Site{File: "p.go", Start: 10, End: 10}); !slices.Equal(got, []string{"After"}) {
 		t.Errorf("enclosing a changed line = %v, want [After]", got)
+	}
+}
+
+func TestWhyMissedSaysWhereEachSiteIs(t *testing.T) {
+	ix := indexOf(t, map[string]string{
+		// 1 package, 3 import, 5-7 A, 9-15 B, 17-19 C
+		"a.go": "package p\n\nimport \"strings\"\n\nfunc A() string {\n\treturn strings.ToUpper(\"a\")\n}\n\nfunc B(n int) int {\n\tif n > 0 {\n\t\tn++\n\t}\n\tn--\n\treturn n\n}\n\nfunc C() int {\n\treturn 3\n}\n",
+		"b.go": "package p\n\nfunc D() int {\n\treturn 4\n}\n",
+	})
+	// The pack shows A whole and B's first two lines.
+	shown := map[string][]repoctx.Chunk{"a.go": {{StartLine: 5, EndLine: 7}, {StartLine: 9, EndLine: 10}}}
+	ch := &change{sites: []Site{
+		{File: "a.go", Start: 6, End: 6},   // shown
+		{File: "a.go", Start: 13, End: 13}, // in B, shown in part
+		{File: "a.go", Start: 18, End: 18}, // in C, not shown
+		{File: "a.go", Start: 3, End: 3},   // the import
+		{File: "b.go", Start: 4, End: 4},   // a file not packed
+	}}
+	missed, kinds := whyMissed(ix, shown, ch)
+	want := map[string]int{missPart: 1, missDef: 1, missOutside: 1, missFile: 1}
+	if !maps.Equal(kinds, want) {
+		t.Errorf("kinds = %v, want %v", kinds, want)
+	}
+	for _, w := range []string{"a.go:13-13[B; " + missPart + "]", "a.go:18-18[C; " + missDef + "]", "a.go:3-3[; " + missOutside + "]", "b.go:4-4[D; " + missFile + "]"} {
+		if !strings.Contains(missed, w) {
+			t.Errorf("missed = %q, want it to hold %q", missed, w)
+		}
+	}
+	if strings.Contains(missed, "a.go:6-6") {
+		t.Errorf("missed = %q names the shown site a.go:6", missed)
 	}
 }

@@ -465,7 +465,11 @@ func reportMisses(out io.Writer, tallies map[key]*tally) {
 		var parts []string
 		for _, mk := range missKinds {
 			total += t.missed[mk]
-			parts = append(parts, fmt.Sprintf("%s %d (%d cases)", mk, t.missed[mk], t.missedIn[mk]))
+			in := "cases"
+			if t.missedIn[mk] == 1 {
+				in = "case"
+			}
+			parts = append(parts, fmt.Sprintf("%s %d (%d %s)", mk, t.missed[mk], t.missedIn[mk], in))
 		}
 		fmt.Fprintf(out, "misses, %s at %dk, %s: %d sites not shown in %d of %d cases; %s\n",
 			verboseWho, verboseBudget/1024, kind, total, t.cases-t.sitesAll, t.cases, strings.Join(parts, "; "))

@@ -272,11 +272,7 @@ func measureOne(ctx context.Context, root, query string, ch *change, label strin
 				seen[f] = append([]repoctx.Chunk(nil), cs...)
 			}
 			plan := scriptedPlan(ix, prompt, ch, who == "look:names")
-			var reqs []string
-			for _, f := range plan.Files {
-				reqs = append(reqs, ranked.Around(f, strings.Join(plan.Steps, "\n"), seen[f])...)
-			}
-			l := ix.Look(reqs, seen, agent.LookBudget)
+			l := ix.Look(agent.AroundPlan(ranked, &plan, seen), seen, agent.LookBudget)
 			for _, it := range l.Items {
 				if it.Error == "" && !it.Outline {
 					seen[it.Path] = append(seen[it.Path], it.Chunks...)

@@ -40,7 +40,6 @@ func (r *run) look(p *Plan) string {
 	if r.index == nil {
 		return ""
 	}
-	text := strings.Join(p.Steps, "\n")
 	var reqs []string
 	seen := map[string]bool{}
 	add := func(q string) {
@@ -49,10 +48,8 @@ func (r *run) look(p *Plan) string {
 			reqs = append(reqs, q)
 		}
 	}
-	for _, f := range p.Files {
-		for _, q := range r.ranked.Around(f, text, r.shown[f]) {
-			add(q)
-		}
+	for _, q := range AroundPlan(r.ranked, p, r.shown) {
+		add(q)
 	}
 	asked, dropped := p.Look, []string(nil)
 	if len(asked) > MaxLook {
@@ -78,6 +75,34 @@ func (r *run) look(p *Plan) string {
 	}
 	r.logf("look: %d requests, %d tokens shown", len(reqs), l.Tokens)
 	return lookHeader + b.String() + l.Text
+}
+
+// AroundPlan are the look's requests for the files plan p will change,
+// shown being what the pack shows of each: each file's places
+// (repoctx.Ranking.Around: the definitions the steps name, else those the
+// task points at most, then the file), taken in turn across the files,
+// the first of each file before the second of any. A plan that names two
+// files and none of their definitions sees the likeliest place in each
+// before the look budget goes to the lesser ones of the first.
+func AroundPlan(ranked *repoctx.Ranking, p *Plan, shown map[string][]repoctx.Chunk) []string {
+	text := strings.Join(p.Steps, "\n")
+	var places [][]string
+	for _, f := range p.Files {
+		places = append(places, ranked.Around(f, text, shown[f]))
+	}
+	var out []string
+	for k := 0; ; k++ {
+		more := false
+		for _, ps := range places {
+			if k < len(ps) {
+				out = append(out, ps[k])
+				more = true
+			}
+		}
+		if !more {
+			return out
+		}
+	}
 }
 
 // news reports whether a look shows or says anything the pack did not:

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfix/agentfix/internal/repoctx"
 	"github.com/agentfix/agentfix/internal/session"
 	"github.com/agentfix/agentfix/internal/testing/ollamafake"
 )
@@ -123,5 +124,52 @@ func TestLookSaysWhichFileAPlanMeant(t *testing.T) {
 	}
 	if ask := h.srv.Chats()[1].LastMessage(); !strings.Contains(ask, "(price.go: no file price.go; price/price.go is the one file of that name)") {
 		t.Errorf("the patch request does not say which file the plan meant:\n%s", ask)
+	}
+}
+
+// TestAroundPlanTakesEachFileInTurn: a plan that names two files and none
+// of their definitions is shown the likeliest place in each before the
+// lesser places of the first (whose answers would fill the look budget).
+func TestAroundPlanTakesEachFileInTurn(t *testing.T) {
+	t.Parallel()
+	repo := t.TempDir()
+	for _, f := range []string{"a", "b"} {
+		var src strings.Builder
+		fmt.Fprintf(&src, "package p\n")
+		for i := range 10 {
+			fmt.Fprintf(&src, "\n// %s%d rounds the total of order %d.\nfunc %s%d(total int) int {\n\treturn total / %d\n}\n", strings.ToUpper(f), i, i, strings.ToUpper(f), i, i+1)
+		}
+		if err := os.WriteFile(filepath.Join(repo, f+".go"), []byte(src.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitOut(t, repo, "init", "-q")
+	gitOut(t, repo, "add", "-A")
+	ix, err := repoctx.Open(context.Background(), repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranked, err := ix.Rank(context.Background(), "the total of an order is rounded down")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := &Plan{Files: []string{"a.go", "b.go"}, Steps: []string{"Round the total up."}}
+	var each [2][]string
+	for k, f := range plan.Files {
+		each[k] = ranked.Around(f, plan.Steps[0], nil)
+		if len(each[k]) < 3 {
+			t.Fatalf("Around(%s) = %q, want its likeliest definitions and the file", f, each[k])
+		}
+	}
+	var want []string
+	for k := range max(len(each[0]), len(each[1])) {
+		for _, ps := range each {
+			if k < len(ps) {
+				want = append(want, ps[k])
+			}
+		}
+	}
+	if got := AroundPlan(ranked, plan, map[string][]repoctx.Chunk{}); !reflect.DeepEqual(got, want) {
+		t.Errorf("AroundPlan = %q, want each file's places in turn: %q", got, want)
 	}
 }

@@ -867,8 +867,11 @@ func (ix *Index) around(file, text string, unnamed func(p string) []string) []st
 var reQualified = regexp.MustCompile(`\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b`)
 
 // aroundNames is how many of a plan file's definitions the query points
-// at are asked for when the plan's steps name none of them.
-const aroundNames = 3
+// at are asked for when the plan's steps name none of them. Look shows
+// first those whose answers fit, so a large one does not keep the small
+// ones after it out: six, taken in turn with the other plan files' (see
+// agent.AroundPlan), find more fixes than three did (bench/realbugs).
+const aroundNames = 6
 
 // Around is Index.Around, and more when the plan's steps name none of the
 // file's definitions: the definitions of it the query points at most (by

@@ -172,7 +172,7 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 					k.kind = kk
 					t := tallies[k]
 					if t == nil {
-						t = &tally{}
+						t = &tally{missed: map[string]int{}, missedIn: map[string]int{}}
 						tallies[k] = t
 					}
 					t.cases++
@@ -182,9 +182,6 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 					}
 					if r.files == len(ch.codeFiles) {
 						t.filesAll++
-					}
-					if t.missed == nil {
-						t.missed, t.missedIn = map[string]int{}, map[string]int{}
 					}
 					for mk, n := range r.kinds {
 						t.missed[mk] += n

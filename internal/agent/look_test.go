@@ -161,15 +161,20 @@ func TestAroundPlanTakesEachFileInTurn(t *testing.T) {
 			t.Fatalf("Around(%s) = %q, want its likeliest definitions and the file", f, each[k])
 		}
 	}
-	var want []string
-	for k := range max(len(each[0]), len(each[1])) {
-		for _, ps := range each {
-			if k < len(ps) {
-				want = append(want, ps[k])
-			}
-		}
+	if len(each[0]) != len(each[1]) {
+		t.Fatalf("Around gives a.go %q and b.go %q: want as many places each", each[0], each[1])
 	}
-	if got := AroundPlan(ranked, plan, map[string][]repoctx.Chunk{}); !reflect.DeepEqual(got, want) {
-		t.Errorf("AroundPlan = %q, want each file's places in turn: %q", got, want)
+	// Each file's places in its own order, a.go's and b.go's alternating.
+	got := AroundPlan(ranked, plan, map[string][]repoctx.Chunk{})
+	var from [2][]string
+	for k, q := range got {
+		f := k % 2
+		if !strings.HasPrefix(q, plan.Files[f]) {
+			t.Fatalf("AroundPlan = %q: request %d is not %s's, want the files in turn", got, k, plan.Files[f])
+		}
+		from[f] = append(from[f], q)
+	}
+	if !reflect.DeepEqual(from, each) {
+		t.Errorf("AroundPlan = %q, want a.go's %q and b.go's %q in turn", got, each[0], each[1])
 	}
 }

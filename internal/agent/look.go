@@ -26,9 +26,12 @@ type LookEvent struct {
 	// targets, then the model's own requests.
 	Requests []string `json:"requests"`
 	// Dropped are the model's requests past MaxLook.
-	Dropped []string           `json:"dropped,omitempty"`
-	Items   []repoctx.LookItem `json:"items"`
-	Tokens  int                `json:"tokens"`
+	Dropped []string `json:"dropped,omitempty"`
+	// Items are what each request became, then what the requests led to
+	// (a name of FILE:A, B that another file defines), each with its
+	// own request.
+	Items  []repoctx.LookItem `json:"items"`
+	Tokens int                `json:"tokens"`
 }
 
 const lookHeader = "Before you write the edit, here is what your plan needs to see (line numbers on the left, as above):\n"

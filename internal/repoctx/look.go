@@ -44,6 +44,10 @@ type LookItem struct {
 	Note   string `json:"note,omitempty"`
 	Error  string `json:"error,omitempty"`
 	Tokens int    `json:"tokens"`
+
+	// more are the requests this one leads to: the names of FILE:A, B
+	// that FILE does not define and another file does.
+	more []string
 }
 
 // Look is the answer to a look: the text shown to the model and what each
@@ -62,7 +66,10 @@ type Look struct {
 // them. Only files git lists and the engine indexes are shown. Lines shown
 // already (packed, or by an earlier request) are not shown again. A
 // request for something that does not exist is answered with what does: a
-// directory with its files, a file the index leaves out with why.
+// directory with its files, a file the index leaves out with why. A
+// request for several names of one file (FILE:A, B) that names one the
+// file does not define and one other file does leads to a request for it
+// there (OTHER:B), answered after those asked, with an item of its own.
 //
 // Every request whose answer fits, and costs at most half the budget, is
 // shown first; then, in order, the others that still fit; what is left
@@ -70,6 +77,11 @@ type Look struct {
 // so that one large definition neither keeps the small ones after it out
 // nor goes unseen.
 func (ix *Index) Look(requests []string, shown map[string][]Chunk, budget int) *Look {
+	requests = slices.Clone(requests)
+	asked := map[string]bool{}
+	for _, r := range requests {
+		asked[strings.TrimSpace(r)] = true
+	}
 	l := &Look{Items: make([]LookItem, len(requests))}
 	texts := make([]string, len(requests))
 	left := budget
@@ -95,8 +107,16 @@ func (ix *Index) Look(requests []string, shown map[string][]Chunk, budget int) *
 		return item, text
 	}
 	var over, cut []int
-	for k := range requests {
-		if item, text := answer(k, false); tokens.Estimate(text) > budget/2 || !accept(k, item, text) {
+	for k := 0; k < len(requests); k++ { // the requests grow by what they lead to
+		item, text := answer(k, false)
+		for _, r := range item.more {
+			if !asked[r] {
+				asked[r] = true
+				requests = append(requests, r)
+				l.Items, texts = append(l.Items, LookItem{}), append(texts, "")
+			}
+		}
+		if tokens.Estimate(text) > budget/2 || !accept(k, item, text) {
 			over = append(over, k)
 		}
 	}
@@ -205,7 +225,8 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 		if chunks = o.symbolChunks(what); len(chunks) > 0 {
 			break
 		}
-		// Several names: those the file defines, the others named.
+		// Several names: those the file defines; for the others, where
+		// they are, and a request for each that one other file defines.
 		if names := nameList.Split(what, -1); len(names) > 1 {
 			var missing []string
 			for _, n := range names {
@@ -215,13 +236,21 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 					missing = append(missing, n)
 				}
 			}
+			var where string
+			where, item.more = ix.placeMissing(p, missing)
 			if len(chunks) > 0 {
 				chunks = mergeChunks(chunks)
 				if len(missing) > 0 {
-					item.Note = fmt.Sprintf("%s defines no %s", p, strings.Join(missing, ", "))
+					item.Note = fmt.Sprintf("%s defines no %s%s", p, strings.Join(missing, ", "), where)
 				}
 				break
 			}
+			if len(item.more) > 0 {
+				item.Error = fmt.Sprintf("%s defines none of %s%s", p, strings.Join(missing, ", "), where)
+			} else {
+				item.Error = fmt.Sprintf("%s defines none of %s; it defines: %s%s", p, strings.Join(missing, ", "), o.listNames(), where)
+			}
+			return item, ""
 		}
 		// Not in the file named: the one file that defines it, if any.
 		other, several := ix.definerLike(what, p, p)
@@ -266,6 +295,30 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 	}
 	item.Chunks, item.Omitted = o.named(head), spans(out)
 	return item, note + renderChunks(p, o, head) + omitted(out)
+}
+
+// placeMissing says where the names of a request that file p does not
+// define are ("; b.go defines B, shown below"), and returns a request for
+// each that one other file defines: a model that misremembers where one
+// of the names it asks for lives is shown it in the same look.
+func (ix *Index) placeMissing(p string, missing []string) (where string, more []string) {
+	var says []string
+	for _, n := range missing {
+		name := cleanName(n)
+		switch other, several := ix.definerLike(name, p, p); {
+		case other != "":
+			says = append(says, fmt.Sprintf("%s defines %s, shown below", other, name))
+			more = append(more, other+":"+name)
+		case len(several) > 0:
+			says = append(says, fmt.Sprintf("%q is defined in %s", name, fileList(several)))
+		default:
+			says = append(says, fmt.Sprintf("no file defines %q", name))
+		}
+	}
+	if len(says) == 0 {
+		return "", nil
+	}
+	return "; " + strings.Join(says, "; "), more
 }
 
 // outlineShown reads and outlines indexed file p for a look, or says why

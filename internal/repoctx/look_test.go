@@ -293,13 +293,66 @@ func TestLookFindsWhatAModelWritesLoosely(t *testing.T) {
 		{req: "dates/parse.go lines 12 through 14", path: "dates/parse.go", chunk: span(12, 14)},
 		// Several names: those the file defines, the others named.
 		{req: "dates/month.go:parseMonth and leapDay", path: "dates/month.go", chunk: span(3, 10),
-			text: "(dates/month.go:parseMonth and leapDay: dates/month.go defines no leapDay)"},
+			text: `(dates/month.go:parseMonth and leapDay: dates/month.go defines no leapDay; no file defines "leapDay")`},
 	} {
 		c.check(t, ix)
 	}
 	l := ix.Look([]string{"dates/month.go:parseMonth, daysIn"}, map[string][]Chunk{}, 4000)
 	if it := l.Items[0]; it.Error != "" || !reflect.DeepEqual(it.Chunks, []Chunk{{StartLine: 3, EndLine: 10, Symbols: []string{"parseMonth"}}, {StartLine: 12, EndLine: 21, Symbols: []string{"daysIn"}}}) {
 		t.Errorf("two names: %+v", it)
+	}
+}
+
+// TestLookShowsANameOfSeveralWhereItIs: a request for several names of
+// one file, some of which another file defines, shows those there too,
+// each as an item of its own after the requests asked; the answer says
+// where each name the file does not define is, or that none does.
+func TestLookShowsANameOfSeveralWhereItIs(t *testing.T) {
+	files := fixtureFiles()
+	files["dates/format.go"] = "package dates\n\nfunc pad(s string) string { return s }\n"
+	files["text/pad.go"] = "package text\n\nfunc pad(s string) string { return \" \" + s }\n"
+	ix, err := Open(context.Background(), newRepo(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := ix.Look([]string{"dates/month.go:parseMonth, ParseDate, pad and leapDay"}, map[string][]Chunk{}, 4000)
+	if len(l.Items) != 2 {
+		t.Fatalf("%d items, want the request's and ParseDate's: %+v", len(l.Items), l.Items)
+	}
+	it, there := l.Items[0], l.Items[1]
+	if it.Path != "dates/month.go" || it.Error != "" || len(it.Chunks) != 1 || it.Chunks[0].StartLine != 3 || it.Chunks[0].EndLine != 10 {
+		t.Errorf("the request asked: %+v, want parseMonth's lines 3-10", it)
+	}
+	wantNote := `dates/month.go defines no ParseDate, pad, leapDay; dates/parse.go defines ParseDate, shown below; "pad" is defined in dates/format.go, text/pad.go; no file defines "leapDay"`
+	if it.Note != wantNote {
+		t.Errorf("note %q\nwant %q", it.Note, wantNote)
+	}
+	if there.Request != "dates/parse.go:ParseDate" || there.Path != "dates/parse.go" || there.Error != "" || len(there.Chunks) != 1 || there.Chunks[0].StartLine != 12 || there.Chunks[0].EndLine != 27 {
+		t.Errorf("the request it leads to: %+v, want dates/parse.go:ParseDate's lines 12-27", there)
+	}
+	if m, p := strings.Index(l.Text, "func parseMonth"), strings.Index(l.Text, "func ParseDate"); m < 0 || p < m {
+		t.Errorf("the text does not show parseMonth, then ParseDate:\n%s", l.Text)
+	}
+
+	// None of the names in the file asked for: an error that says where
+	// they are, and each shown there.
+	l = ix.Look([]string{"dates/month.go:ParseDate and atoi"}, map[string][]Chunk{}, 4000)
+	var got []string
+	for _, it := range l.Items {
+		got = append(got, fmt.Sprintf("%s %s %v", it.Request, it.Path, it.Chunks != nil))
+	}
+	want := []string{"dates/month.go:ParseDate and atoi dates/month.go false", "dates/parse.go:ParseDate dates/parse.go true", "dates/parse.go:atoi dates/parse.go true"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("items %q\nwant %q", got, want)
+	}
+	if e := l.Items[0].Error; e != "dates/month.go defines none of ParseDate, atoi; dates/parse.go defines ParseDate, shown below; dates/parse.go defines atoi, shown below" {
+		t.Errorf("error %q", e)
+	}
+
+	// What the request leads to and was asked for too is shown once.
+	l = ix.Look([]string{"dates/month.go:daysIn, ParseDate", "dates/parse.go:ParseDate"}, map[string][]Chunk{}, 4000)
+	if len(l.Items) != 2 || strings.Count(l.Text, "func ParseDate") != 1 {
+		t.Errorf("%d items, ParseDate shown %d times, want 2 and once:\n%s", len(l.Items), strings.Count(l.Text, "func ParseDate"), l.Text)
 	}
 }
 

@@ -58,16 +58,14 @@ func goTextFailures(out, root string) []Failure {
 			bufs[cur] += line
 		}
 	}
+	all := make([]Failure, len(fs))
+	for i, f := range fs {
+		all[i] = *f
+	}
 	var leaves []Failure
-	for _, f := range fs {
-		parent := false
-		for _, g := range fs {
-			if g.Package == f.Package && strings.HasPrefix(g.Test, f.Test+"/") {
-				parent = true
-			}
-		}
-		if !parent {
-			leaves = append(leaves, *f)
+	for _, f := range all {
+		if !parentOf(f, all) {
+			leaves = append(leaves, f)
 		}
 	}
 	return leaves

@@ -74,7 +74,7 @@ func parsersFor(t tool) []textParser {
 	case toolJVM:
 		return []textParser{jvmFailures}
 	}
-	return []textParser{goTextFailures, pytestFailures, tapFailures, jestFailures, vitestFailures, cargoFailures, jvmFailures, goCompileFailures}
+	return []textParser{gotestsumFailures, goTextFailures, pytestFailures, tapFailures, jestFailures, vitestFailures, cargoFailures, jvmFailures, goCompileFailures}
 }
 
 // ansiEscape matches terminal colour and cursor sequences, which runners

@@ -42,6 +42,14 @@ func TestTextParsers(t *testing.T) {
 		line            int
 		output          string // a part of the output
 	}
+	sumFiles := map[string]string{"go.mod": "module example.com/sumfail\n", "root_test.go": "", "calc/calc_test.go": "", "store/store.go": "", "store/store_test.go": "", "broken/broken.go": ""}
+	sumWant := []want{
+		{"TestRoot", "example.com/sumfail", "root_test.go", 5, "the root package fails too"},
+		{"", "example.com/sumfail/broken", "broken/broken.go", 4, "broken/broken.go:4:36: undefined: factor"},
+		{"TestSub", "example.com/sumfail/calc", "calc/calc_test.go", 8, "calc_test.go:6: checking Sub\n    calc_test.go:8: Sub(3, 1) = 4, want 2"},
+		{"TestTable/one", "example.com/sumfail/calc", "calc/calc_test.go", 15, "Sub(2, 1) = 3, want 1"},
+		{"TestAdd", "example.com/sumfail/store", "store/store.go", 7, "assignment to entry in nil map"},
+	}
 	for _, tc := range []struct {
 		fixture string
 		argv    string
@@ -78,6 +86,14 @@ func TestTextParsers(t *testing.T) {
 			{"TestSub", "example.com/gofail/calc", "calc/calc_test.go", 14, "Sub(3, 1) = 4, want 2"},
 			{"TestTable/one", "example.com/gofail/calc", "calc/calc_test.go", 25, "Sub(2, 1) = 3, want 1"},
 		}},
+		// gotestsum's summary, in its default format and in one that
+		// prints go test -v's lines first: the leaf tests (TestTable's
+		// subtest, not TestTable), the root package by the module's
+		// path, and a package that does not build at its error.
+		{"gotestsum.txt", "gotestsum -- -trimpath ./...", sumFiles, sumWant},
+		{"gotestsum-testname.txt", "gotestsum --format testname -- -trimpath ./...", sumFiles, sumWant},
+		// --rerun-fails lists a test once per run: it is one failure.
+		{"gotestsum-rerun.txt", "gotestsum --rerun-fails=2 --packages=./calc/ -- -trimpath", sumFiles, sumWant[2:4]},
 		{"generic.txt", "dotnet test", map[string]string{"src/app.rb": ""}, []want{
 			{"", "", "src/app.rb", 12, "locations in the repository mentioned in the output:\n  src/app.rb:12\n  src/app.rb:40\n"},
 		}},

@@ -297,15 +297,22 @@ func (ix *Index) lookOne(req string, shown map[string][]Chunk, limit int, cut bo
 	return item, note + renderChunks(p, o, head) + omitted(out)
 }
 
+// maxPlaced bounds the names of one request that are looked for in the
+// other files (each is a pass over the repository's files).
+const maxPlaced = 6
+
 // placeMissing says where the names of a request that file p does not
 // define are ("; b.go defines B, shown below"), and returns a request for
 // each that one other file defines: a model that misremembers where one
 // of the names it asks for lives is shown it in the same look.
 func (ix *Index) placeMissing(p string, missing []string) (where string, more []string) {
 	var says []string
-	for _, n := range missing {
-		name := cleanName(n)
-		switch other, several := ix.definerLike(name, p, p); {
+	names := make([]string, min(len(missing), maxPlaced))
+	for k := range names {
+		names[k] = cleanName(missing[k])
+	}
+	for k, d := range ix.definersLike(names, p, p) {
+		switch name, other, several := names[k], d.file, d.several; {
 		case other != "":
 			says = append(says, fmt.Sprintf("%s defines %s, shown below", other, name))
 			more = append(more, other+":"+name)
@@ -314,6 +321,9 @@ func (ix *Index) placeMissing(p string, missing []string) (where string, more []
 		default:
 			says = append(says, fmt.Sprintf("no file defines %q", name))
 		}
+	}
+	if rest := missing[len(names):]; len(rest) > 0 {
+		says = append(says, fmt.Sprintf("not looked for elsewhere: %s (ask for at most %d names at a time)", strings.Join(rest, ", "), maxPlaced))
 	}
 	if len(says) == 0 {
 		return "", nil
@@ -507,32 +517,73 @@ func (ix *Index) definer(name, skip string) (file string, several []string) {
 // (by its extension; any file when like is "" or no source file): a
 // request for file.ts:total means a TypeScript total, not Rust's.
 func (ix *Index) definerLike(name, skip, like string) (file string, several []string) {
-	last := name[strings.LastIndexByte(name, '.')+1:]
-	var code, tests []string // tests: and generated files
+	d := ix.definersLike([]string{name}, skip, like)[0]
+	return d.file, d.several
+}
+
+// definers is where one name is defined (see definer).
+type definers struct {
+	file    string
+	several []string
+}
+
+// definersLike is definerLike for each of names, in one pass over the
+// files.
+func (ix *Index) definersLike(names []string, skip, like string) []definers {
+	code := make([][]string, len(names)) // and tests and generated files:
+	tests := make([][]string, len(names))
+	lasts := make([]string, len(names))
+	for k, name := range names {
+		lasts[k] = name[strings.LastIndexByte(name, '.')+1:]
+	}
 	lang := langOf(like)
+	unsettled := len(names) // the names not yet found in more files than an answer names
 	for _, p := range ix.paths {
+		if unsettled == 0 {
+			break
+		}
 		if p == skip || lang != "" && langOf(p) != lang {
 			continue
 		}
-		src, why := ix.readShown(p)
-		if why != "" || !definesWord(src, last) {
-			continue
-		}
-		if o := outlineFile(p, src); len(o.symbolChunks(name)) > 0 {
-			if isTestFile(p) || isGenerated(src) {
-				tests = append(tests, p)
-			} else if code = append(code, p); len(code) > maxDefiners {
-				break // more than an answer names: enough to say so
+		var src []byte
+		var o *outline
+		for k, name := range names {
+			if len(code[k]) > maxDefiners {
+				continue // enough to say so
+			}
+			if src == nil {
+				var why string
+				if src, why = ix.readShown(p); why != "" {
+					break
+				}
+			}
+			if !definesWord(src, lasts[k]) {
+				continue
+			}
+			if o == nil {
+				o = outlineFile(p, src)
+			}
+			if len(o.symbolChunks(name)) > 0 {
+				if isTestFile(p) || isGenerated(src) {
+					tests[k] = append(tests[k], p)
+				} else if code[k] = append(code[k], p); len(code[k]) > maxDefiners {
+					unsettled--
+				}
 			}
 		}
 	}
-	switch {
-	case len(code) == 1:
-		return code[0], nil
-	case len(code) == 0 && len(tests) == 1:
-		return tests[0], nil
+	out := make([]definers, len(names))
+	for k := range names {
+		switch {
+		case len(code[k]) == 1:
+			out[k].file = code[k][0]
+		case len(code[k]) == 0 && len(tests[k]) == 1:
+			out[k].file = tests[k][0]
+		default:
+			out[k].several = append(code[k], tests[k]...)
+		}
 	}
-	return "", append(code, tests...)
+	return out
 }
 
 // definerFor is the file that defines name for a request of FILE:NAME

@@ -349,6 +349,13 @@ func TestLookShowsANameOfSeveralWhereItIs(t *testing.T) {
 		t.Errorf("error %q", e)
 	}
 
+	// Past six names the others are not looked for: each is a pass over
+	// the repository's files.
+	l = ix.Look([]string{"dates/month.go:daysIn, A1, A2, A3, A4, A5, A6, ParseDate"}, map[string][]Chunk{}, 4000)
+	if n := l.Items[0].Note; len(l.Items) != 1 || !strings.HasSuffix(n, `no file defines "A6"; not looked for elsewhere: ParseDate (ask for at most 6 names at a time)`) {
+		t.Errorf("%d items, note %q", len(l.Items), n)
+	}
+
 	// What the request leads to and was asked for too is shown once.
 	l = ix.Look([]string{"dates/month.go:daysIn, ParseDate", "dates/parse.go:ParseDate"}, map[string][]Chunk{}, 4000)
 	if len(l.Items) != 2 || strings.Count(l.Text, "func ParseDate") != 1 {

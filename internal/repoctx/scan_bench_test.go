@@ -39,3 +39,28 @@ func BenchmarkScan(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLookSeveralNames measures a look request for several names of
+// one file, five of which other files define: each is looked for in every
+// file of this package (read from disk, as a look reads a repository).
+func BenchmarkLookSeveralNames(b *testing.B) {
+	var paths []string
+	err := filepath.WalkDir(".", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			paths = append(paths, filepath.ToSlash(p))
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ix := &Index{root: ".", paths: paths}
+	req := []string{"look.go:Look, Rank, newMatcher, scanAll, outlineFile, parseQuery"}
+	if l := ix.Look(req, map[string][]Chunk{}, 1<<20); len(l.Items) != 6 {
+		b.Fatalf("%d items, want the request's and 5 more: %+v", len(l.Items), l.Items)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		ix.Look(req, map[string][]Chunk{}, 1<<20)
+	}
+}

@@ -1,9 +1,14 @@
 package agent
 
 import (
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentfix/agentfix/internal/repoctx"
+	"github.com/agentfix/agentfix/internal/verify"
 )
 
 // The look step: between the plan and the first edit, the model is shown
@@ -22,6 +27,9 @@ const (
 // LookEvent is a session event: what the look step was asked and what it
 // showed. Replay reproduces it from the recorded plan.
 type LookEvent struct {
+	// Round is the round whose failed checks the look showed the places
+	// of (see failureLook); 0 for the look between plan and patch.
+	Round int `json:"round,omitempty"`
 	// Requests are what was looked up: the plan's files around its
 	// targets, then the model's own requests.
 	Requests []string `json:"requests"`
@@ -113,6 +121,80 @@ func AroundPlan(ranked *repoctx.Ranking, p *Plan, shown map[string][]repoctx.Chu
 func news(items []repoctx.LookItem) bool {
 	for _, it := range items {
 		if !it.Seen || it.Note != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// After a round whose checks failed: the places the failures point at
+// that the model has not seen, within FailureLookBudget tokens.
+const (
+	// FailureLookBudget bounds what one round's failures show, in tokens.
+	FailureLookBudget = 1536
+	// maxFailurePlaces bounds the places one round's failures show.
+	maxFailurePlaces = 4
+)
+
+const failureLookHeader = "The failures point at code you have not seen yet (line numbers on the left, as above):\n"
+
+// reFrame is the file line of a frame of a Go stack trace: relative to
+// the repository when verify trimmed the trace, else absolute.
+var reFrame = regexp.MustCompile(`(?m)^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+
+// failureLook shows the model the code the failures of report point at
+// that it has not seen: where each failure is located, then the frames of
+// its stack inside the repository, each as the definition that holds the
+// line (repoctx.Index.At). Lines in the files the round changed are left
+// out: their numbers are the changed file's, and the model wrote them. It
+// records a look event and returns the text to say with the failures, ""
+// when there is nothing new to show.
+func (r *run) failureLook(report *verify.Report, changed []string) string {
+	if r.index == nil || report.Passed {
+		return ""
+	}
+	var reqs []string
+	seen := map[string]bool{}
+	add := func(file string, line int) {
+		if len(reqs) >= maxFailurePlaces || line <= 0 || slices.Contains(changed, file) || shownLine(r.shown[file], line) {
+			return
+		}
+		if q := r.index.At(file, line); q != "" && !seen[q] {
+			seen[q] = true
+			reqs = append(reqs, q)
+		}
+	}
+	for _, f := range report.Failures() {
+		add(f.File, f.Line)
+		for _, m := range reFrame.FindAllStringSubmatch(f.Output, -1) {
+			file := m[1]
+			if filepath.IsAbs(file) {
+				rel, err := filepath.Rel(r.repo.Root, file)
+				if err != nil || !filepath.IsLocal(rel) {
+					continue // the runtime's, a module's: not the repository's
+				}
+				file = filepath.ToSlash(rel)
+			}
+			line, _ := strconv.Atoi(m[2])
+			add(file, line)
+		}
+	}
+	if len(reqs) == 0 {
+		return ""
+	}
+	l := r.index.Look(reqs, r.shown, FailureLookBudget)
+	r.record("look", LookEvent{Round: r.round, Requests: reqs, Items: l.Items, Tokens: l.Tokens})
+	if !news(l.Items) || strings.TrimSpace(l.Text) == "" {
+		return ""
+	}
+	r.logf("look after round %d: %d places, %d tokens shown", r.round, len(reqs), l.Tokens)
+	return failureLookHeader + l.Text
+}
+
+// shownLine reports whether chunks show line.
+func shownLine(chunks []repoctx.Chunk, line int) bool {
+	for _, c := range chunks {
+		if c.StartLine <= line && line <= c.EndLine {
 			return true
 		}
 	}

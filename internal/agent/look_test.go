@@ -12,6 +12,8 @@ import (
 	"github.com/agentfix/agentfix/internal/repoctx"
 	"github.com/agentfix/agentfix/internal/session"
 	"github.com/agentfix/agentfix/internal/testing/ollamafake"
+	"github.com/agentfix/agentfix/internal/verify"
+	"github.com/agentfix/agentfix/internal/workspace"
 )
 
 const lookPlan = `{"files": ["price/price.go", "catalog/catalog.go"], "steps": ["In Discount, divide by 100 instead of 10.", "Item9 stays as it is."],
@@ -62,20 +64,7 @@ func TestLookShowsWhatThePlanAsksFor(t *testing.T) {
 	}
 
 	// Replayed from the record with no server: the same look.
-	rec, err := ParseRecording(h.events())
-	if err != nil {
-		t.Fatal(err)
-	}
-	h2 := newHarness(t, "shop")
-	addCatalog(t, h2.repo)
-	job := h2.job(failingTask)
-	job.Model = NewReplayModel(rec)
-	if _, err := Run(context.Background(), job); err != nil {
-		t.Fatal(err)
-	}
-	if again := lookEvents(t, h2.events()); !reflect.DeepEqual(again, got) {
-		t.Errorf("replay looked at\n%+v\nthe record has\n%+v", again, got)
-	}
+	replaysLooks(t, h, got, addCatalog)
 }
 
 func lookEvents(t *testing.T, events []session.Event) []LookEvent {
@@ -93,22 +82,57 @@ func lookEvents(t *testing.T, events []session.Event) []LookEvent {
 	return out
 }
 
+// replaysLooks replays h's record with no server on a new harness of
+// shop, with add's files committed, and checks that it looks at what the
+// record's look events got did.
+func replaysLooks(t *testing.T, h *harness, got []LookEvent, add func(*testing.T, string)) {
+	t.Helper()
+	rec, err := ParseRecording(h.events())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h2 := newHarness(t, "shop")
+	add(t, h2.repo)
+	job := h2.job(failingTask)
+	job.Model = NewReplayModel(rec)
+	if _, err := Run(context.Background(), job); err != nil {
+		t.Fatal(err)
+	}
+	if again := lookEvents(t, h2.events()); !reflect.DeepEqual(again, got) {
+		t.Errorf("replay looked at\n%+v\nthe record has\n%+v", again, got)
+	}
+}
+
 // addCatalog commits a file too large to be packed for a price query.
 func addCatalog(t *testing.T, repo string) {
 	t.Helper()
+	commitFile(t, repo, "catalog/catalog.go", smallFuncs("// Package catalog lists items.\npackage catalog\n", 100,
+		"\n// Item%[1]d returns the price of item %[1]d.\nfunc Item%[1]d() int {\n\treturn %[2]d\n}\n", 7))
+}
+
+// smallFuncs is head, then n functions written by format from their
+// number i and i*k.
+func smallFuncs(head string, n int, format string, k int) string {
 	var b strings.Builder
-	b.WriteString("// Package catalog lists items.\npackage catalog\n")
-	for i := 0; i < 100; i++ {
-		fmt.Fprintf(&b, "\n// Item%d returns the price of item %d.\nfunc Item%d() int {\n\treturn %d\n}\n", i, i, i, i*7)
+	b.WriteString(head)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, format, i, i*k)
 	}
-	if err := os.MkdirAll(filepath.Join(repo, "catalog"), 0o755); err != nil {
+	return b.String()
+}
+
+// commitFile writes the file name of repo and commits it.
+func commitFile(t *testing.T, repo, name, content string) {
+	t.Helper()
+	p := filepath.Join(repo, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(repo, "catalog", "catalog.go"), []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	gitOut(t, repo, "add", "catalog")
-	gitOut(t, repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "catalog")
+	gitOut(t, repo, "add", name)
+	gitOut(t, repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", name)
 }
 
 // TestLookSaysWhichFileAPlanMeant: a plan that names a file without its
@@ -176,5 +200,111 @@ func TestAroundPlanTakesEachFileInTurn(t *testing.T) {
 	}
 	if !reflect.DeepEqual(from, each) {
 		t.Errorf("AroundPlan = %q, want a.go's %q and b.go's %q in turn", got, each[0], each[1])
+	}
+}
+
+// addRates commits a package of rates that nothing in shop uses yet, with
+// Rate, which panics past 100 per cent, among other functions.
+func addRates(t *testing.T, repo string) {
+	t.Helper()
+	tiers := smallFuncs("// Package rates converts shares.\npackage rates\n\nimport \"fmt\"\n", 40,
+		"\n// Tier%[1]d is the share of tier %[1]d.\nfunc Tier%[1]d() int {\n\treturn %[2]d\n}\n", 3)
+	commitFile(t, repo, "rates/rates.go", tiers+"\n// Rate checks a share in tenths of a per cent.\nfunc Rate(tenths int) int {\n\tif tenths > 100 {\n\t\tpanic(fmt.Sprintf(\"rates: %d tenths is over 100\", tenths))\n\t}\n\treturn tenths\n}\n")
+}
+
+// ratesEdit is a first edit that calls rates.Rate, which panics for the
+// test's 25 per cent: the failure is in a file the model has not seen.
+const ratesEdit = `Use the rates package.
+
+price/price.go
+<<<<<<< SEARCH
+import "fmt"
+=======
+import (
+	"fmt"
+
+	"example.com/shop/rates"
+)
+>>>>>>> REPLACE
+
+price/price.go
+<<<<<<< SEARCH
+	return cents - cents*percent/10
+=======
+	return cents - cents*rates.Rate(percent*10)/1000
+>>>>>>> REPLACE`
+
+// TestAFailedRoundShowsWhereItsFailuresPoint: after a round whose checks
+// fail in code the model has not seen (its edit calls a function of
+// another file, which panics), the next patch request shows that
+// function; not the lines of the file the edit changed. It is recorded as
+// a look of that round, and replayed.
+func TestAFailedRoundShowsWhereItsFailuresPoint(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "shop")
+	addRates(t, h.repo)
+	plan := `{"files": ["price/price.go"], "steps": ["In Discount, divide by 100 instead of 10."]}`
+	h.srv.Script(testModel, ollamafake.Text(plan), ollamafake.Text(ratesEdit), ollamafake.Text(reply(t, "shop-fix.sr")))
+	res := h.run(context.Background(), failingTask)
+	if res.Result != Fixed || res.Rounds != 2 {
+		t.Fatalf("result %s in %d rounds (%s), want fixed in 2\n%s", res.Result, res.Rounds, res.StopDetail, h.log.String())
+	}
+	first, second := h.srv.Chats()[1].LastMessage(), h.srv.Chats()[2].LastMessage()
+	if strings.Contains(first, "func Rate(") {
+		t.Fatalf("the pack showed Rate already; the test shows nothing:\n%s", first)
+	}
+	rate := "## rates/rates.go (lines 206-212 of 212)\n206\t// Rate checks a share in tenths of a per cent.\n\tfunc Rate(tenths int) int {"
+	for _, want := range []string{"rates: 250 tenths is over 100", failureLookHeader, rate} {
+		if !strings.Contains(second, want) {
+			t.Errorf("the second patch request lacks %q:\n%s", want, second)
+		}
+	}
+	if strings.Contains(second, "## price/price.go") {
+		t.Errorf("the second patch request shows the lines of the file the edit changed:\n%s", second)
+	}
+	got := lookEvents(t, h.events())
+	if len(got) != 2 || got[1].Round != 1 || !reflect.DeepEqual(got[1].Requests, []string{"rates/rates.go:206-212"}) || got[1].Tokens <= 0 || got[1].Tokens > FailureLookBudget {
+		t.Fatalf("look events = %+v, want the plan's, then round 1's of rates/rates.go:206-212", got)
+	}
+	replaysLooks(t, h, got, addRates)
+}
+
+// TestFailureLookLeavesOutWhatTheRoundChanged: the places a round's
+// failures point at are shown as the definitions that hold them, at most
+// maxFailurePlaces; not those in a file the round changed (their lines
+// are the changed file's), not lines shown already, not frames outside
+// the repository.
+func TestFailureLookLeavesOutWhatTheRoundChanged(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "shop")
+	addRates(t, h.repo)
+	addCatalog(t, h.repo)
+	ix, err := repoctx.Open(context.Background(), h.repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRun(Job{Repo: &workspace.Repo{Root: h.repo}, Record: session.NewRecorder(&h.record)})
+	r.index = ix
+	r.shown = map[string][]repoctx.Chunk{"catalog/catalog.go": {{StartLine: 1, EndLine: 25}}}
+	frames := "panic: boom\n\ngoroutine 7 [running]:\n" +
+		"example.com/shop/catalog.Item3(...)\n\tcatalog/catalog.go:20\n" + // shown already
+		"example.com/shop/rates.Tier1(...)\n\t" + filepath.Join(h.repo, "rates", "rates.go") + ":12 +0x1d\n" + // absolute, inside
+		"example.com/shop/price.Discount(...)\n\tprice/price.go:9 +0x2e\n" + // the round changed it
+		"runtime.gopanic(...)\n\t/usr/local/go/src/runtime/panic.go:860 +0x13a\n" + // outside
+		"example.com/shop/catalog.Item20(...)\n\tcatalog/catalog.go:105\n"
+	report := &verify.Report{Commands: []verify.CommandResult{{Failures: []verify.Failure{
+		{Test: "TestA", File: "catalog/catalog.go", Line: 50, Output: frames},
+		{Test: "TestB", File: "rates/rates.go", Line: 14, Output: "rates_test.go:3: Tier1 = 3"}, // Tier1 again
+		{Test: "TestC", File: "catalog/catalog.go", Line: 200},
+		{Test: "TestD", File: "catalog/catalog.go", Line: 300}, // past maxFailurePlaces
+	}}}}
+	text := r.failureLook(report, []string{"price/price.go"})
+	ev := lookEvents(t, h.events())
+	want := []string{"catalog/catalog.go:49-52", "rates/rates.go:11-14", "catalog/catalog.go:104-107", "catalog/catalog.go:199-202"}
+	if len(ev) != 1 || !reflect.DeepEqual(ev[0].Requests, want) {
+		t.Fatalf("look events %+v, want one asking for %q", ev, want)
+	}
+	if !strings.HasPrefix(text, failureLookHeader) || !strings.Contains(text, "func Tier1() int {") || strings.Contains(text, "func Item3()") {
+		t.Errorf("the text:\n%s", text)
 	}
 }

@@ -178,7 +178,11 @@ func milestones(events []session.Event) []string {
 		case "look":
 			var l LookEvent
 			if e.Decode(&l) == nil {
-				out = append(out, fmt.Sprintf("look at %q", l.Requests))
+				if l.Round > 0 {
+					out = append(out, fmt.Sprintf("look after round %d's failures at %q", l.Round, l.Requests))
+				} else {
+					out = append(out, fmt.Sprintf("look at %q", l.Requests))
+				}
 			}
 		case "check":
 			var c Check

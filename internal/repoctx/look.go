@@ -913,6 +913,38 @@ func chunkHeader(p string, lines int, chunks []Chunk) string {
 	return fmt.Sprintf("\n## %s (lines %s of %d)\n", p, spans(chunks), lines)
 }
 
+// atWindow is how many lines either side of a line At shows when no
+// definition of at most atWhole lines holds it.
+const (
+	atWindow = 12
+	atWhole  = 80
+)
+
+// At is the look request that shows line of file: the lines of the
+// innermost definition that holds it when it has at most atWhole lines,
+// else the lines around it; "" when the index does not show file or the line is
+// not in it. A failure that points at a line is shown with its function.
+func (ix *Index) At(file string, line int) string {
+	p, why, _ := ix.resolve(file)
+	if why != "" || p != file {
+		return ""
+	}
+	o, why := ix.outlineShown(p)
+	if why != "" || line < 1 || line > len(o.lines) {
+		return ""
+	}
+	best := -1
+	for k, s := range o.syms {
+		if s.start <= line && line <= s.end && (best < 0 || s.end-s.start < o.syms[best].end-o.syms[best].start) {
+			best = k
+		}
+	}
+	if best >= 0 && o.syms[best].end-o.syms[best].start < atWhole {
+		return fmt.Sprintf("%s:%d-%d", p, o.syms[best].start, o.syms[best].end)
+	}
+	return fmt.Sprintf("%s:%d-%d", p, max(1, line-atWindow), min(len(o.lines), line+atWindow))
+}
+
 // Around turns a file a plan names, and the plan's text, into look
 // requests: FILE:NAME for each definition of the file the text names
 // (Type.Method or a name as a whole word), or FILE alone when it names

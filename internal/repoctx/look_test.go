@@ -540,3 +540,39 @@ func TestLookFindsMethodsInOtherLanguages(t *testing.T) {
 		c.check(t, ix)
 	}
 }
+
+// TestAtShowsTheDefinitionOrTheLinesAround: a line is shown with the
+// definition that holds it, or with the lines around it when none does
+// or the one that does is large; a file the index does not show as named
+// is nothing.
+func TestAtShowsTheDefinitionOrTheLinesAround(t *testing.T) {
+	files := fixtureFiles()
+	var huge strings.Builder
+	huge.WriteString("package big\n\nfunc Huge(x int) int {\n")
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&huge, "\tx += %d\n", i)
+	}
+	huge.WriteString("\treturn x\n}\n")
+	files["big/huge.go"] = huge.String()
+	ix, err := Open(context.Background(), newRepo(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		file string
+		line int
+		want string
+	}{
+		{"dates/parse.go", 20, "dates/parse.go:12-27"}, // in ParseDate
+		{"dates/parse.go", 4, "dates/parse.go:1-16"},   // the imports
+		{"dates/parse.go", 34, "dates/parse.go:29-35"}, // in atoi, the last definition
+		{"big/huge.go", 60, "big/huge.go:48-72"},       // in a function of 103 lines
+		{"dates/parse.go", 36, ""},                     // past the end
+		{"parse.go", 20, ""},                           // not the path of a file
+		{"secret.env", 1, ""},                          // not in the repository
+	} {
+		if got := ix.At(c.file, c.line); got != c.want {
+			t.Errorf("At(%s, %d) = %q, want %q", c.file, c.line, got, c.want)
+		}
+	}
+}

@@ -530,8 +530,8 @@ type definers struct {
 // definersLike is definerLike for each of names, in one pass over the
 // files.
 func (ix *Index) definersLike(names []string, skip, like string) []definers {
-	code := make([][]string, len(names)) // and tests and generated files:
-	tests := make([][]string, len(names))
+	code := make([][]string, len(names))
+	tests := make([][]string, len(names)) // and generated files
 	lasts := make([]string, len(names))
 	for k, name := range names {
 		lasts[k] = name[strings.LastIndexByte(name, '.')+1:]
@@ -922,8 +922,9 @@ const (
 
 // At is the look request that shows line of file: the lines of the
 // innermost definition that holds it when it has at most atWhole lines,
-// else the lines around it; "" when the index does not show file or the line is
-// not in it. A failure that points at a line is shown with its function.
+// else the lines around it; "" when the index does not show file, or the
+// line is not in it. A failure that points at a line is shown with its
+// function.
 func (ix *Index) At(file string, line int) string {
 	p, why, _ := ix.resolve(file)
 	if why != "" || p != file {

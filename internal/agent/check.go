@@ -141,7 +141,7 @@ func (r *run) verify(ctx context.Context, applied *appliedPatch) (*verify.Report
 	r.consider(applied, report)
 	if !report.Passed {
 		r.say(fmt.Sprintf(feedbackVerify, strings.TrimSpace(report.Summary(feedbackBytes))))
-		if more := r.failureLook(report, applied.Files); more != "" {
+		if more := r.failureLook("verify", report, applied.Files); more != "" {
 			r.say(more)
 		}
 	}

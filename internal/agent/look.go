@@ -27,9 +27,12 @@ const (
 // LookEvent is a session event: what the look step was asked and what it
 // showed. Replay reproduces it from the recorded plan.
 type LookEvent struct {
-	// Round is the round whose failed checks the look showed the places
-	// of (see failureLook); 0 for the look between plan and patch.
-	Round int `json:"round,omitempty"`
+	// Stage is what failed for a look at the places its failures point
+	// at (see failureLook): "reproduce", the reproducing test on the
+	// unfixed code, or "verify", the checks of round Round; "" for the
+	// look between plan and patch.
+	Stage string `json:"stage,omitempty"`
+	Round int    `json:"round,omitempty"`
 	// Requests are what was looked up: the plan's files around its
 	// targets, then the model's own requests.
 	Requests []string `json:"requests"`
@@ -147,9 +150,9 @@ var reFrame = regexp.MustCompile(`(?m)^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
 // its stack inside the repository, each as the definition that holds the
 // line (repoctx.Index.At). Lines in the files the round changed are left
 // out: their numbers are the changed file's, and the model wrote them. It
-// records a look event and returns the text to say with the failures, ""
-// when there is nothing new to show.
-func (r *run) failureLook(report *verify.Report, changed []string) string {
+// records a look event of stage and returns the text to say with the
+// failures, "" when there is nothing new to show.
+func (r *run) failureLook(stage string, report *verify.Report, changed []string) string {
 	if r.index == nil || report.Passed {
 		return ""
 	}
@@ -183,11 +186,11 @@ func (r *run) failureLook(report *verify.Report, changed []string) string {
 		return ""
 	}
 	l := r.index.Look(reqs, r.shown, FailureLookBudget)
-	r.record("look", LookEvent{Round: r.round, Requests: reqs, Items: l.Items, Tokens: l.Tokens})
+	r.record("look", LookEvent{Stage: stage, Round: r.round, Requests: reqs, Items: l.Items, Tokens: l.Tokens})
 	if !news(l.Items) || strings.TrimSpace(l.Text) == "" {
 		return ""
 	}
-	r.logf("look after round %d: %d places, %d tokens shown", r.round, len(reqs), l.Tokens)
+	r.logf("look at the failures (%s, round %d): %d places, %d tokens shown", stage, r.round, len(reqs), l.Tokens)
 	return failureLookHeader + l.Text
 }
 

@@ -87,13 +87,21 @@ func lookEvents(t *testing.T, events []session.Event) []LookEvent {
 // record's look events got did.
 func replaysLooks(t *testing.T, h *harness, got []LookEvent, add func(*testing.T, string)) {
 	t.Helper()
+	replaysLooksOf(t, h, got, add, failingTask, false)
+}
+
+// replaysLooksOf is replaysLooks of a run of task, asked to reproduce it
+// or not.
+func replaysLooksOf(t *testing.T, h *harness, got []LookEvent, add func(*testing.T, string), task Task, reproduce bool) {
+	t.Helper()
 	rec, err := ParseRecording(h.events())
 	if err != nil {
 		t.Fatal(err)
 	}
 	h2 := newHarness(t, "shop")
 	add(t, h2.repo)
-	job := h2.job(failingTask)
+	job := h2.job(task)
+	job.Reproduce = reproduce
 	job.Model = NewReplayModel(rec)
 	if _, err := Run(context.Background(), job); err != nil {
 		t.Fatal(err)
@@ -249,21 +257,10 @@ func TestAFailedRoundShowsWhereItsFailuresPoint(t *testing.T) {
 	if res.Result != Fixed || res.Rounds != 2 {
 		t.Fatalf("result %s in %d rounds (%s), want fixed in 2\n%s", res.Result, res.Rounds, res.StopDetail, h.log.String())
 	}
-	first, second := h.srv.Chats()[1].LastMessage(), h.srv.Chats()[2].LastMessage()
-	if strings.Contains(first, "func Rate(") {
-		t.Fatalf("the pack showed Rate already; the test shows nothing:\n%s", first)
-	}
 	rate := "## rates/rates.go (lines 206-212 of 212)\n206\t// Rate checks a share in tenths of a per cent.\n\tfunc Rate(tenths int) int {"
-	for _, want := range []string{"rates: 250 tenths is over 100", failureLookHeader, rate} {
-		if !strings.Contains(second, want) {
-			t.Errorf("the second patch request lacks %q:\n%s", want, second)
-		}
-	}
-	if strings.Contains(second, "## price/price.go") {
-		t.Errorf("the second patch request shows the lines of the file the edit changed:\n%s", second)
-	}
+	shownAfter(t, h.srv.Chats()[1].LastMessage(), h.srv.Chats()[2].LastMessage(), "func Rate(", rate, "price/price.go")
 	got := lookEvents(t, h.events())
-	if len(got) != 2 || got[1].Round != 1 || !reflect.DeepEqual(got[1].Requests, []string{"rates/rates.go:206-212"}) || got[1].Tokens <= 0 || got[1].Tokens > FailureLookBudget {
+	if len(got) != 2 || got[1].Stage != "verify" || got[1].Round != 1 || !reflect.DeepEqual(got[1].Requests, []string{"rates/rates.go:206-212"}) || got[1].Tokens <= 0 || got[1].Tokens > FailureLookBudget {
 		t.Fatalf("look events = %+v, want the plan's, then round 1's of rates/rates.go:206-212", got)
 	}
 	replaysLooks(t, h, got, addRates)
@@ -298,7 +295,7 @@ func TestFailureLookLeavesOutWhatTheRoundChanged(t *testing.T) {
 		{Test: "TestC", File: "catalog/catalog.go", Line: 200},
 		{Test: "TestD", File: "catalog/catalog.go", Line: 300}, // past maxFailurePlaces
 	}}}}
-	text := r.failureLook(report, []string{"price/price.go"})
+	text := r.failureLook("verify", report, []string{"price/price.go"})
 	ev := lookEvents(t, h.events())
 	want := []string{"catalog/catalog.go:49-52", "rates/rates.go:11-14", "catalog/catalog.go:104-107", "catalog/catalog.go:199-202"}
 	if len(ev) != 1 || !reflect.DeepEqual(ev[0].Requests, want) {
@@ -307,4 +304,92 @@ func TestFailureLookLeavesOutWhatTheRoundChanged(t *testing.T) {
 	if !strings.HasPrefix(text, failureLookHeader) || !strings.Contains(text, "func Tier1() int {") || strings.Contains(text, "func Item3()") {
 		t.Errorf("the text:\n%s", text)
 	}
+}
+
+// shownAfter checks that a request after a failure (after) shows shown,
+// the definition def that the request before it did not show (else the
+// test shows nothing), with the failure's panic message and the look's
+// header, and shows nothing of file, which the model wrote.
+func shownAfter(t *testing.T, before, after, def, shown, file string) {
+	t.Helper()
+	if strings.Contains(before, def) {
+		t.Fatalf("%s was shown before the failure; the test shows nothing:\n%s", def, before)
+	}
+	for _, want := range []string{"rates: 250 tenths is over 100", failureLookHeader, shown} {
+		if !strings.Contains(after, want) {
+			t.Errorf("the request after the failure lacks %q:\n%s", want, after)
+		}
+	}
+	if strings.Contains(after, "## "+file) {
+		t.Errorf("the request after the failure shows %s, which the model wrote:\n%s", file, after)
+	}
+}
+
+// addQuarter makes shop's Discount go through rates.Rate, whose check
+// panics past 100 tenths of a per cent, with no test of more than 10 %
+// off, and commits a catalog too: an issue about a quarter off passes its
+// checks, and a small pack of it shows items, not rates.
+func addQuarter(t *testing.T, repo string) {
+	t.Helper()
+	addCatalog(t, repo)
+	commitFile(t, repo, "rates/rates.go", "// Package rates converts shares.\npackage rates\n\nimport \"fmt\"\n\n"+
+		"// Rate is a share in tenths of a per cent, checked.\nfunc Rate(tenths int) int {\n\treturn check(tenths)\n}\n\n"+
+		"// check panics past 100 tenths.\nfunc check(tenths int) int {\n\tif tenths > 100 {\n\t\tpanic(fmt.Sprintf(\"rates: %d tenths is over 100\", tenths))\n\t}\n\treturn tenths\n}\n")
+	commitFile(t, repo, "price/price.go", "// Package price computes prices in cents.\npackage price\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/shop/rates\"\n)\n\n"+
+		"// Discount returns cents less percent per cent of it.\nfunc Discount(cents, percent int) int {\n\treturn cents - cents*rates.Rate(percent*10)/1000\n}\n\n"+
+		"// Format writes cents as euros, e.g. 12.50 EUR.\nfunc Format(cents int) string {\n\treturn fmt.Sprintf(\"%d.%02d EUR\", cents/100, cents%100)\n}\n")
+	commitFile(t, repo, "price/price_test.go", "package price\n\nimport \"testing\"\n\nfunc TestDiscount(t *testing.T) {\n\tif got := Discount(1000, 10); got != 900 {\n\t\tt.Errorf(\"Discount(1000, 10) = %d, want 900\", got)\n\t}\n}\n")
+}
+
+// quarterTask is the issue addQuarter's shop has.
+var quarterTask = Task{Title: "A quarter off crashes the shop", Body: "Item1, Item2, Item3, Item4, Item5, Item6, Item7, Item8 and Item9 at 25 % off: the shop crashes."}
+
+const quarterTest = `--- /dev/null
++++ b/price/quarter_test.go
+@@ -0,0 +1,9 @@
++package price
++
++import "testing"
++
++func TestQuarterOff(t *testing.T) {
++	if got := Discount(2000, 25); got != 1500 {
++		t.Fatalf("Discount(2000, 25) = %d, want 1500", got)
++	}
++}
+`
+
+const quarterFix = `rates/rates.go
+<<<<<<< SEARCH
+	if tenths > 100 {
+=======
+	if tenths > 1000 {
+>>>>>>> REPLACE`
+
+// TestAReproductionShowsWhereItsFailurePoints: when the model's test
+// reproduces an issue by failing in code the pack did not show (its
+// panic's frames), the plan is asked for with that code shown, and the
+// test the model wrote is not shown back to it.
+func TestAReproductionShowsWhereItsFailurePoints(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "shop")
+	h.srv = ollamafake.New(t, ollamafake.Model{Name: testModel, ContextLength: 11000}) // the smallest pack
+	addQuarter(t, h.repo)
+	plan := `{"files": ["rates/rates.go"], "steps": ["In check, allow up to 1000 tenths."]}`
+	h.srv.Script(testModel, ollamafake.Text(quarterTest), ollamafake.Text(plan), ollamafake.Text(quarterFix))
+	job := h.job(quarterTask)
+	job.Reproduce = true
+	res, err := Run(context.Background(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Result != Fixed || res.Proof.Kind != ProofReproduced {
+		t.Fatalf("result %s, proof %+v (%s)\n%s", res.Result, res.Proof, res.StopDetail, h.log.String())
+	}
+	check := "\tfunc check(tenths int) int {\n\t\tif tenths > 100 {\n\t\t\tpanic("
+	shownAfter(t, h.asked(0), h.asked(1), "func check(", check, "price/quarter_test.go")
+	got := lookEvents(t, h.events())
+	if len(got) == 0 || got[0].Stage != "reproduce" || got[0].Requests[0] != "rates/rates.go:11-17" {
+		t.Fatalf("look events = %+v, want the reproduction's first, at rates/rates.go:11-17", got)
+	}
+	replaysLooksOf(t, h, got, addQuarter, quarterTask, true)
 }

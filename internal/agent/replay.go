@@ -178,9 +178,12 @@ func milestones(events []session.Event) []string {
 		case "look":
 			var l LookEvent
 			if e.Decode(&l) == nil {
-				if l.Round > 0 {
+				switch l.Stage {
+				case "verify":
 					out = append(out, fmt.Sprintf("look after round %d's failures at %q", l.Round, l.Requests))
-				} else {
+				case "reproduce":
+					out = append(out, fmt.Sprintf("look after the reproduction's failures at %q", l.Requests))
+				default:
 					out = append(out, fmt.Sprintf("look at %q", l.Requests))
 				}
 			}

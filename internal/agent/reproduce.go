@@ -71,6 +71,9 @@ func (r *run) reproduce(ctx context.Context) error {
 				r.held = reply // the fix the reply holds besides the test
 			}
 			r.say(fmt.Sprintf(feedbackReproduced, strings.Join(res.Files, ", "), strings.TrimSpace(rep.Summary(feedbackBytes))))
+			if more := r.failureLook("reproduce", rep, res.Files); more != "" {
+				r.say(more)
+			}
 			return nil
 		}
 		r.logf("reproduce attempt %d: %s", attempt, why)

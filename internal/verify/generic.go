@@ -23,8 +23,9 @@ const genericTail = 4 << 10
 
 // goTextFailures parses plain go test output (make test, for instance):
 // "--- FAIL: TestX" with the output its test printed, both before the line
-// (-v, after "=== RUN") and indented after it, and the package from the
-// next "FAIL pkg" line. Parents of failed subtests are left out.
+// (-v, after "=== RUN") and indented after it, the panic that ended the
+// test binary after it, and the package from the next "FAIL pkg" line.
+// Parents of failed subtests are left out.
 func goTextFailures(out, root string) []Failure {
 	loc := newGoLocator(root)
 	var fs []*Failure
@@ -32,9 +33,18 @@ func goTextFailures(out, root string) []Failure {
 	bufs := map[string]string{} // -v output per test
 	cur := ""                   // the test printing, after "=== RUN"
 	var last *Failure           // the failure its indented lines belong to
+	panicking := false          // in the panic that ended last's test binary
 	for _, line := range strings.SplitAfter(out, "\n") {
 		trim := strings.TrimRight(line, "\r\n")
 		indented := strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t")
+		if last != nil && !panicking && (strings.HasPrefix(trim, "panic: ") || strings.HasPrefix(trim, "fatal error: ")) {
+			panicking = true // go test prints the panic after the test's FAIL line
+		}
+		if panicking && !goTextPkg.MatchString(trim+" ") && trim != "FAIL" {
+			last.Output += line
+			continue
+		}
+		panicking = false
 		switch m := goTextFail.FindStringSubmatch(trim); {
 		case m != nil:
 			f := &Failure{Test: m[1], Output: bufs[m[1]] + strings.TrimLeft(line, " ")}
@@ -50,6 +60,7 @@ func goTextFailures(out, root string) []Failure {
 			for _, f := range fs[len(fs)-pending:] {
 				f.Package = pkg
 				f.File, f.Line = loc.testLocation(pkg, f.Output)
+				f.Output = loc.trimTrace(f.Output)
 			}
 			pending, cur, last = 0, "", nil
 		case last != nil && indented:

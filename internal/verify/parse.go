@@ -89,6 +89,15 @@ func stripANSI(s string) string {
 	return ansiEscape.ReplaceAllString(s, "")
 }
 
+// ParseOutput is what verify makes of the text output of a failed
+// command cmd run in root: its failures, parsed by the runner's text
+// parser (for go test, of its output without -json, as make test or a CI
+// log prints it), else the tail of the output.
+func ParseOutput(cmd, out, root string) []Failure {
+	argv, _ := Split(cmd)
+	return textFailures(toolFor(argv), out, root)
+}
+
 // textFailures parses the output of a failed command: the first parser
 // that finds failures wins, and the generic tail is the fallback.
 func textFailures(t tool, out, root string) []Failure {

@@ -94,6 +94,14 @@ func TestTextParsers(t *testing.T) {
 		{"gotestsum-testname.txt", "gotestsum --format testname -- -trimpath ./...", sumFiles, sumWant},
 		// --rerun-fails lists a test once per run: it is one failure.
 		{"gotestsum-rerun.txt", "gotestsum --rerun-fails=2 --packages=./calc/ -- -trimpath", sumFiles, sumWant[2:4]},
+		// go test's text output, a test's panic printed after its FAIL
+		// line, the trace trimmed to the repository's frames.
+		{"gotext-panic.txt", "make test", sumFiles, []want{
+			{"TestRoot", "example.com/sumfail", "root_test.go", 5, "the root package fails too"},
+			{"TestSub", "example.com/sumfail/calc", "calc/calc_test.go", 8, "Sub(3, 1) = 4, want 2"},
+			{"TestTable/one", "example.com/sumfail/calc", "calc/calc_test.go", 15, "Sub(2, 1) = 3, want 1"},
+			{"TestAdd", "example.com/sumfail/store", "store/store.go", 7, "panic: assignment to entry in nil map [recovered, repanicked]\n\ngoroutine 6 [running]:\nexample.com/sumfail/store.(*Store).Add(...)\n\tstore/store.go:7\n"},
+		}},
 		{"generic.txt", "dotnet test", map[string]string{"src/app.rb": ""}, []want{
 			{"", "", "src/app.rb", 12, "locations in the repository mentioned in the output:\n  src/app.rb:12\n  src/app.rb:40\n"},
 		}},

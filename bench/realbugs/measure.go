@@ -18,6 +18,7 @@ import (
 	"github.com/agentfix/agentfix/bench/internal/digest"
 	"github.com/agentfix/agentfix/internal/agent"
 	"github.com/agentfix/agentfix/internal/repoctx"
+	"github.com/agentfix/agentfix/internal/verify"
 )
 
 var budgets = []int{8192, 12288, 16384}
@@ -26,8 +27,11 @@ var budgets = []int{8192, 12288, 16384}
 // look step with a scripted model whose plan names the fix's files it
 // can see in its prompt and asks to look at them (look:files), or whose
 // steps also name the definitions around the fix that the prompt shows
-// (look:names).
-var whos = []string{"engine", "bm25", "look:files", "look:names"}
+// (look:names); or the engine then the look at what failed
+// (look:failure): the places the case's failing output points at that
+// the pack did not show, as the agent shows them before the plan, the
+// release's tests taken for the model's reproduction of an issue.
+var whos = []string{"engine", "bm25", "look:files", "look:names", "look:failure"}
 
 // tally is one row of the report: per query kind, ranker and budget.
 type tally struct {
@@ -159,7 +163,13 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 			if err := gitInit(root); err != nil {
 				return err
 			}
-			res, err := measureOne(ctx, root, query, fix, c.ID+" "+kind)
+			// For an issue, the release's tests stand for the model's
+			// reproduction.
+			var written []string
+			if kind == "issue" {
+				written = fix.testFiles
+			}
+			res, err := measureOne(ctx, root, query, fix, c.ID+" "+kind, failuresIn(c.Failing, root), written)
 			if err != nil {
 				return fmt.Errorf("%s (%s): %w", c.ID, kind, err)
 			}
@@ -210,6 +220,12 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 	return nil
 }
 
+// failuresIn is what verify makes of a case's failing output (go test's,
+// kept as it printed it in the tree it ran in) in the tree at root.
+func failuresIn(failing, root string) []verify.Failure {
+	return verify.ParseOutput("go test ./...", reTreeRoot.ReplaceAllLiteralString(failing, root), root)
+}
+
 // result is how one pack did on one case.
 type result struct {
 	files  int            // fixed files packed
@@ -219,7 +235,10 @@ type result struct {
 }
 
 // measureOne packs one query at every budget with every ranker.
-func measureOne(ctx context.Context, root, query string, ch *change, label string) (map[key]result, error) {
+//
+// look:failure looks at the places failures point at, but not in the
+// files written.
+func measureOne(ctx context.Context, root, query string, ch *change, label string, failures []verify.Failure, written []string) (map[key]result, error) {
 	ix, err := repoctx.Open(ctx, root)
 	if err != nil {
 		return nil, err
@@ -263,13 +282,18 @@ func measureOne(ctx context.Context, root, query string, ch *change, label strin
 		}
 		out[key{who: "bm25", budget: b}] = score(whole, ch)
 		prompt := p.Text()
-		for _, who := range []string{"look:files", "look:names"} {
+		for _, who := range []string{"look:files", "look:names", "look:failure"} {
 			seen := map[string][]repoctx.Chunk{}
 			for f, cs := range shown {
 				seen[f] = append([]repoctx.Chunk(nil), cs...)
 			}
-			plan := scriptedPlan(ix, prompt, ch, who == "look:names")
-			l := ix.Look(agent.AroundPlan(ranked, &plan, seen), seen, agent.LookBudget)
+			var l *repoctx.Look
+			if who == "look:failure" {
+				l = ix.Look(agent.FailurePlaces(ix, root, failures, written, seen), seen, agent.FailureLookBudget)
+			} else {
+				plan := scriptedPlan(ix, prompt, ch, who == "look:names")
+				l = ix.Look(agent.AroundPlan(ranked, &plan, seen), seen, agent.LookBudget)
+			}
 			for _, it := range l.Items {
 				if it.Error == "" && !it.Outline {
 					seen[it.Path] = append(seen[it.Path], it.Chunks...)
@@ -481,7 +505,7 @@ func report(out io.Writer, tallies map[key]*tally, measured int) {
 		fmt.Fprintf(out, "\nfailing output: %s, run on the buggy tree", what)
 	}
 	fmt.Fprintf(out, "\n%d cases. files: every file the fix changes is packed; sites: share of the fix's sites shown (its changed lines of the buggy release, blank ends left out; an insertion, by a line next to it), mean; all: every site shown\n", measured)
-	fmt.Fprintf(out, "%-9s %-11s", "query", "who")
+	fmt.Fprintf(out, "%-9s %-12s", "query", "who")
 	for _, b := range budgets {
 		fmt.Fprintf(out, " | %2dk files  sites    all", b/1024)
 	}
@@ -492,7 +516,7 @@ func report(out io.Writer, tallies map[key]*tally, measured int) {
 	}
 	for _, kind := range kinds {
 		for _, who := range whos {
-			fmt.Fprintf(out, "%-9s %-11s", kind, who)
+			fmt.Fprintf(out, "%-9s %-12s", kind, who)
 			for _, b := range budgets {
 				t := tallies[key{kind, who, b}]
 				if t == nil || t.cases == 0 {

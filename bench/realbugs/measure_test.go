@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -90,5 +91,55 @@ func TestWhyMissedSaysWhereEachSiteIs(t *testing.T) {
 	}
 	if strings.Contains(missed, "a.go:6-6") {
 		t.Errorf("missed = %q names the shown site a.go:6", missed)
+	}
+}
+
+// TestLookFailureShowsWhereTheTracePoints: the look:failure row shows the
+// definition a failing output's panic frame names, in a file the pack
+// left out, read from the output as it was kept (the tree it ran in);
+// not in a file the model wrote.
+func TestLookFailureShowsWhereTheTracePoints(t *testing.T) {
+	defer func(b []int) { budgets = b }(budgets)
+	budgets = []int{300} // a pack of the issue's function and little else
+	var big strings.Builder
+	big.WriteString("package m\n")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&big, "\n// Fill%d is a step.\nfunc Fill%d() int {\n\treturn %d\n}\n", i, i, i)
+	}
+	big.WriteString("\nfunc boom(w int) int {\n\tif w > 3 {\n\t\tpanic(\"boom\")\n\t}\n\treturn w\n}\n")
+	boomLine := strings.Count(big.String(), "\n") - 3 // the panic's line
+	ix := indexOf(t, map[string]string{
+		"go.mod": "module example.com/m\n",
+		// Frobnicate reaches boom through a value the engine does
+		// not follow (not written here): only the trace leads there.
+		"api.go":      "package m\n\n// Frobnicate frobs a widget: the frob of w, frobbed.\nfunc Frobnicate(w int) int {\n\treturn w + Fill1() + Fill2() + Fill3() + Fill4()\n}\n",
+		"big.go":      big.String(),
+		"api_test.go": "package m\n\nimport \"testing\"\n\nfunc TestFrob(t *testing.T) { Frobnicate(9) }\n",
+	})
+	root := ix.Root()
+	failing := fmt.Sprintf("--- FAIL: TestFrob (0.00s)\npanic: boom [recovered, repanicked]\n\ngoroutine 7 [running]:\n"+
+		"example.com/m.boom(...)\n\t/tmp/realbugs-123/before/big.go:%d\n"+
+		"example.com/m.Frobnicate(0x9)\n\t/tmp/realbugs-123/before/api.go:5 +0x1d\n"+
+		"example.com/m.TestFrob(0xc000102340)\n\t/tmp/realbugs-123/before/api_test.go:5 +0x1d\n"+
+		"FAIL\texample.com/m\t0.01s\nFAIL\n", boomLine)
+	ch := &change{codeFiles: []string{"big.go"}, sites: []Site{{File: "big.go", Start: boomLine - 1, End: boomLine - 1}}}
+	res, err := measureOne(context.Background(), root, "Frobnicate(9) panics", ch, "t issue", failuresIn(failing, root), []string{"api_test.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res[key{who: "engine", budget: 300}]; r.shown != 0 {
+		t.Fatalf("the pack shows boom already (%+v); the test shows nothing", r)
+	}
+	if r := res[key{who: "look:failure", budget: 300}]; r.shown != 1 {
+		t.Errorf("look:failure = %+v, want the site in boom shown", r)
+	}
+	// The frames in the test the model wrote are not looked at: with
+	// big.go written too, nothing is shown.
+	res, err = measureOne(context.Background(), root, "Frobnicate(9) panics", ch, "t issue", failuresIn(failing, root), []string{"api_test.go", "big.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res[key{who: "look:failure", budget: 300}]; r.shown != 0 {
+		t.Errorf("look:failure = %+v, want nothing of the files written", r)
 	}
 }

@@ -146,42 +146,14 @@ const failureLookHeader = "The failures point at code you have not seen yet (lin
 var reFrame = regexp.MustCompile(`(?m)^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
 
 // failureLook shows the model the code the failures of report point at
-// that it has not seen: where each failure is located, then the frames of
-// its stack inside the repository, each as the definition that holds the
-// line (repoctx.Index.At). Lines in the files the round changed are left
-// out: their numbers are the changed file's, and the model wrote them. It
-// records a look event of stage and returns the text to say with the
+// that it has not seen (FailurePlaces), within FailureLookBudget tokens.
+// It records a look event of stage and returns the text to say with the
 // failures, "" when there is nothing new to show.
 func (r *run) failureLook(stage string, report *verify.Report, changed []string) string {
-	if r.index == nil || report.Passed {
+	if r.index == nil || report == nil || report.Passed {
 		return ""
 	}
-	var reqs []string
-	seen := map[string]bool{}
-	add := func(file string, line int) {
-		if len(reqs) >= maxFailurePlaces || line <= 0 || slices.Contains(changed, file) || shownLine(r.shown[file], line) {
-			return
-		}
-		if q := r.index.At(file, line); q != "" && !seen[q] {
-			seen[q] = true
-			reqs = append(reqs, q)
-		}
-	}
-	for _, f := range report.Failures() {
-		add(f.File, f.Line)
-		for _, m := range reFrame.FindAllStringSubmatch(f.Output, -1) {
-			file := m[1]
-			if filepath.IsAbs(file) {
-				rel, err := filepath.Rel(r.repo.Root, file)
-				if err != nil || !filepath.IsLocal(rel) {
-					continue // the runtime's, a module's: not the repository's
-				}
-				file = filepath.ToSlash(rel)
-			}
-			line, _ := strconv.Atoi(m[2])
-			add(file, line)
-		}
-	}
+	reqs := FailurePlaces(r.index, r.repo.Root, report.Failures(), changed, r.shown)
 	if len(reqs) == 0 {
 		return ""
 	}
@@ -192,6 +164,42 @@ func (r *run) failureLook(stage string, report *verify.Report, changed []string)
 	}
 	r.logf("look at the failures (%s, round %d): %d places, %d tokens shown", stage, r.round, len(reqs), l.Tokens)
 	return failureLookHeader + l.Text
+}
+
+// FailurePlaces are the look requests for the places failures point at
+// that shown does not show: where each failure is located, then the
+// frames of its stack inside the repository at root, each as the
+// definition that holds the line (repoctx.Index.At), at most
+// maxFailurePlaces. Lines in the files changed are left out: their numbers
+// are the changed file's, and the model wrote them.
+func FailurePlaces(ix *repoctx.Index, root string, failures []verify.Failure, changed []string, shown map[string][]repoctx.Chunk) []string {
+	var reqs []string
+	seen := map[string]bool{}
+	add := func(file string, line int) {
+		if len(reqs) >= maxFailurePlaces || line <= 0 || slices.Contains(changed, file) || shownLine(shown[file], line) {
+			return
+		}
+		if q := ix.At(file, line); q != "" && !seen[q] {
+			seen[q] = true
+			reqs = append(reqs, q)
+		}
+	}
+	for _, f := range failures {
+		add(f.File, f.Line)
+		for _, m := range reFrame.FindAllStringSubmatch(f.Output, -1) {
+			file := m[1]
+			if filepath.IsAbs(file) {
+				rel, err := filepath.Rel(root, file)
+				if err != nil || !filepath.IsLocal(rel) {
+					continue // the runtime's, a module's: not the repository's
+				}
+				file = filepath.ToSlash(rel)
+			}
+			line, _ := strconv.Atoi(m[2])
+			add(file, line)
+		}
+	}
+	return reqs
 }
 
 // shownLine reports whether chunks show line.

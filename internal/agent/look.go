@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"context"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -29,8 +31,9 @@ const (
 type LookEvent struct {
 	// Stage is what failed for a look at the places its failures point
 	// at (see failureLook): "reproduce", the reproducing test on the
-	// unfixed code, or "verify", the checks of round Round; "" for the
-	// look between plan and patch.
+	// unfixed code, or "verify", the checks of round Round; "rerank" for
+	// what the reproducing test's failure ranks first (see rerank); "" for
+	// the look between plan and patch.
 	Stage string `json:"stage,omitempty"`
 	Round int    `json:"round,omitempty"`
 	// Requests are what was looked up: the plan's files around its
@@ -210,4 +213,97 @@ func shownLine(chunks []repoctx.Chunk, line int) bool {
 		}
 	}
 	return false
+}
+
+// maxRerank bounds what a reproduction's rerank shows, in tokens.
+const maxRerank = 3072
+
+const rerankHeader = "Your test's failure also points to this code (line numbers on the left, as above):\n"
+
+// RerankBudget is what a reproduction's rerank may show, in tokens, for a
+// model whose context window is window: what the window leaves past the
+// pack, the reply and the conversation's reserve, at most maxRerank (all
+// of it when the window is not known, as the pack is then the largest).
+func RerankBudget(window int) int {
+	if window <= 0 {
+		return maxRerank
+	}
+	return max(0, min(maxRerank, window-ContextBudget(window)-patchReplyTokens-reservedTokens))
+}
+
+// minRerank is the least rerank budget worth a second ranking.
+const minRerank = 256
+
+// rerank shows the model, once its test has reproduced the task, the code
+// the test's failure ranks first that the pack did not show: the engine's
+// pack for the failing output alone, on the tree with the test, its parts
+// in rank order within RerankBudget, the files written left out. An
+// issue's pack is ranked from its text, and a failing test's output ranks
+// the code better (bench/realbugs, look:repro). It records a look event
+// and returns the text to say, "" when there is nothing new.
+func (r *run) rerank(ctx context.Context, rep *verify.Report, written []string) string {
+	budget := RerankBudget(r.window())
+	if r.index == nil || budget < minRerank {
+		return ""
+	}
+	ix, err := repoctx.Open(ctx, r.repo.Root)
+	if err == nil {
+		var ranked *repoctx.Ranking
+		if ranked, err = ix.Rank(ctx, FailuresQuery(rep.Failures())); err == nil {
+			var p *repoctx.Pack
+			if p, err = ranked.Pack(ctx, repoctx.Options{Budget: ContextBudget(r.window())}); err == nil {
+				return r.showRanked(ix, p, written, budget)
+			}
+		}
+	}
+	r.logf("rerank on the reproduction's failure: %v (not shown)", err)
+	return ""
+}
+
+// showRanked shows what pack p shows that the model has not seen, but not
+// of the files written, within budget, and records it.
+func (r *run) showRanked(ix *repoctx.Index, p *repoctx.Pack, written []string, budget int) string {
+	reqs := UnseenParts(p, written, r.shown)
+	if len(reqs) == 0 {
+		return ""
+	}
+	r.index = ix // it holds the test
+	l := ix.Look(reqs, r.shown, budget)
+	r.record("look", LookEvent{Stage: "rerank", Requests: reqs, Items: l.Items, Tokens: l.Tokens})
+	if !news(l.Items) || strings.TrimSpace(l.Text) == "" {
+		return ""
+	}
+	r.logf("rerank on the reproduction's failure: %d parts, %d tokens shown", len(reqs), l.Tokens)
+	return rerankHeader + l.Text
+}
+
+// UnseenParts are the look requests (FILE:START-END, at most
+// repoctx.MaxLookRange lines each) for the parts pack p shows that shown
+// does not, in p's order, but not of the files written.
+func UnseenParts(p *repoctx.Pack, written []string, shown map[string][]repoctx.Chunk) []string {
+	var reqs []string
+	for _, f := range p.Files {
+		if slices.Contains(written, f.Path) {
+			continue
+		}
+		for _, c := range f.Chunks {
+			for lo := c.StartLine; lo <= c.EndLine; lo += repoctx.MaxLookRange {
+				hi := min(c.EndLine, lo+repoctx.MaxLookRange-1)
+				if !shownSpan(shown[f.Path], lo, hi) {
+					reqs = append(reqs, fmt.Sprintf("%s:%d-%d", f.Path, lo, hi))
+				}
+			}
+		}
+	}
+	return reqs
+}
+
+// shownSpan reports whether chunks show every line from lo to hi.
+func shownSpan(chunks []repoctx.Chunk, lo, hi int) bool {
+	for l := lo; l <= hi; l++ {
+		if !shownLine(chunks, l) {
+			return false
+		}
+	}
+	return true
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -258,7 +259,7 @@ func TestAFailedRoundShowsWhereItsFailuresPoint(t *testing.T) {
 		t.Fatalf("result %s in %d rounds (%s), want fixed in 2\n%s", res.Result, res.Rounds, res.StopDetail, h.log.String())
 	}
 	rate := "## rates/rates.go (lines 206-212 of 212)\n206\t// Rate checks a share in tenths of a per cent.\n\tfunc Rate(tenths int) int {"
-	shownAfter(t, h.srv.Chats()[1].LastMessage(), h.srv.Chats()[2].LastMessage(), "func Rate(", rate, "price/price.go")
+	shownAfter(t, promptOf(h.srv.Chats()[1]), h.srv.Chats()[2].LastMessage(), "func Rate(", rate, "price/price.go")
 	got := lookEvents(t, h.events())
 	if len(got) != 2 || got[1].Stage != "verify" || got[1].Round != 1 || !reflect.DeepEqual(got[1].Requests, []string{"rates/rates.go:206-212"}) || got[1].Tokens <= 0 || got[1].Tokens > FailureLookBudget {
 		t.Fatalf("look events = %+v, want the plan's, then round 1's of rates/rates.go:206-212", got)
@@ -306,9 +307,18 @@ func TestFailureLookLeavesOutWhatTheRoundChanged(t *testing.T) {
 	}
 }
 
+// promptOf is all that request r sent the model, pack and conversation.
+func promptOf(r ollamafake.Request) string {
+	var b strings.Builder
+	for _, m := range r.Messages {
+		b.WriteString(m.Content + "\n")
+	}
+	return b.String()
+}
+
 // shownAfter checks that a request after a failure (after) shows shown,
-// the definition def that the request before it did not show (else the
-// test shows nothing), with the failure's panic message and the look's
+// the definition def that the whole request before it (before: pack and
+// conversation) did not show (else the test shows nothing), with the failure's panic message and the look's
 // header, and shows nothing of file, which the model wrote.
 func shownAfter(t *testing.T, before, after, def, shown, file string) {
 	t.Helper()
@@ -335,10 +345,36 @@ func addQuarter(t *testing.T, repo string) {
 	commitFile(t, repo, "rates/rates.go", "// Package rates converts shares.\npackage rates\n\nimport \"fmt\"\n\n"+
 		"// Rate is a share in tenths of a per cent, checked.\nfunc Rate(tenths int) int {\n\treturn check(tenths)\n}\n\n"+
 		"// check panics past 100 tenths.\nfunc check(tenths int) int {\n\tif tenths > 100 {\n\t\tpanic(fmt.Sprintf(\"rates: %d tenths is over 100\", tenths))\n\t}\n\treturn tenths\n}\n")
+	ratedDiscount(t, repo, "rates.Rate(percent*10)/1000")
+}
+
+// ratedDiscount commits shop's Discount taking off cents*share, share
+// an expression of rates, with no test of more than 10 % off.
+func ratedDiscount(t *testing.T, repo, share string) {
+	t.Helper()
 	commitFile(t, repo, "price/price.go", "// Package price computes prices in cents.\npackage price\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/shop/rates\"\n)\n\n"+
-		"// Discount returns cents less percent per cent of it.\nfunc Discount(cents, percent int) int {\n\treturn cents - cents*rates.Rate(percent*10)/1000\n}\n\n"+
+		"// Discount returns cents less percent per cent of it.\nfunc Discount(cents, percent int) int {\n\treturn cents - cents*"+share+"\n}\n\n"+
 		"// Format writes cents as euros, e.g. 12.50 EUR.\nfunc Format(cents int) string {\n\treturn fmt.Sprintf(\"%d.%02d EUR\", cents/100, cents%100)\n}\n")
 	commitFile(t, repo, "price/price_test.go", "package price\n\nimport \"testing\"\n\nfunc TestDiscount(t *testing.T) {\n\tif got := Discount(1000, 10); got != 900 {\n\t\tt.Errorf(\"Discount(1000, 10) = %d, want 900\", got)\n\t}\n}\n")
+}
+
+// reproducedAndFixed runs task on h asked to reproduce it, the model
+// answering with replies (its test, plan and fix), and fails unless the
+// fix is proven by the test.
+func reproducedAndFixed(t *testing.T, h *harness, task Task, replies ...string) {
+	t.Helper()
+	for _, r := range replies {
+		h.srv.Script(testModel, ollamafake.Text(r))
+	}
+	job := h.job(task)
+	job.Reproduce = true
+	res, err := Run(context.Background(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Result != Fixed || res.Proof.Kind != ProofReproduced {
+		t.Fatalf("result %s, proof %+v (%s)\n%s", res.Result, res.Proof, res.StopDetail, h.log.String())
+	}
 }
 
 // quarterTask is the issue addQuarter's shop has.
@@ -375,21 +411,82 @@ func TestAReproductionShowsWhereItsFailurePoints(t *testing.T) {
 	h.srv = ollamafake.New(t, ollamafake.Model{Name: testModel, ContextLength: 11000}) // the smallest pack
 	addQuarter(t, h.repo)
 	plan := `{"files": ["rates/rates.go"], "steps": ["In check, allow up to 1000 tenths."]}`
-	h.srv.Script(testModel, ollamafake.Text(quarterTest), ollamafake.Text(plan), ollamafake.Text(quarterFix))
-	job := h.job(quarterTask)
-	job.Reproduce = true
-	res, err := Run(context.Background(), job)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Result != Fixed || res.Proof.Kind != ProofReproduced {
-		t.Fatalf("result %s, proof %+v (%s)\n%s", res.Result, res.Proof, res.StopDetail, h.log.String())
-	}
+	reproducedAndFixed(t, h, quarterTask, quarterTest, plan, quarterFix)
 	check := "\tfunc check(tenths int) int {\n\t\tif tenths > 100 {\n\t\t\tpanic("
-	shownAfter(t, h.asked(0), h.asked(1), "func check(", check, "price/quarter_test.go")
+	shownAfter(t, promptOf(h.srv.Chats()[0]), h.asked(1), "func check(", check, "price/quarter_test.go")
 	got := lookEvents(t, h.events())
 	if len(got) == 0 || got[0].Stage != "reproduce" || got[0].Requests[0] != "rates/rates.go:11-17" {
 		t.Fatalf("look events = %+v, want the reproduction's first, at rates/rates.go:11-17", got)
 	}
 	replaysLooksOf(t, h, got, addQuarter, quarterTask, true)
+}
+
+// addQuarterReports makes shop's Discount take rates.Rate's share, which
+// halves shares over 20 per cent, with no test of more than 10 % off,
+// and commits reports of the shop's quarters: an issue about a quarter
+// off passes its checks, and its pack is the reports'.
+func addQuarterReports(t *testing.T, repo string) {
+	t.Helper()
+	commitFile(t, repo, "rates/rates.go", "// Package rates converts shares.\npackage rates\n\n"+
+		"// Rate is the share taken off for percent.\nfunc Rate(percent int) int {\n\tif percent > 20 {\n\t\treturn percent / 2\n\t}\n\treturn percent\n}\n")
+	ratedDiscount(t, repo, "rates.Rate(percent)/100")
+	for q := 0; q < 24; q++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "// Package report%d reports a quarter of the shop.\npackage report%d\n\n// Quarter%d is what the shop sold in quarter %d, a quarter off or not.\nfunc Quarter%d() []string {\n\treturn []string{\n", q, q, q, q, q)
+		for i := 0; i < 40; i++ {
+			fmt.Fprintf(&b, "\t\t\"quarter %d: the shop sold item %d at a quarter off, and nothing crashes\",\n", q, i)
+		}
+		b.WriteString("\t}\n}\n")
+		commitFile(t, repo, fmt.Sprintf("report%d/report.go", q), b.String())
+	}
+}
+
+var quarterOffTask = Task{Title: "A quarter off is wrong in the shop", Body: "The shop sells at a quarter off: the price it shows is not a quarter off."}
+
+// TestAReproductionRanksTheCodeAgain: once the model's test reproduces an
+// issue whose pack (ranked from its text) left the code out, the plan is
+// asked for with the code the test's failure ranks first (what the
+// function the test calls calls, which no frame names: the test fails on
+// a value, not a panic); not the test the model wrote.
+func TestAReproductionRanksTheCodeAgain(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "shop")
+	addQuarterReports(t, h.repo)
+	plan := `{"files": ["rates/rates.go"], "steps": ["In Rate, take the share whole."]}`
+	fix := "rates/rates.go\n<<<<<<< SEARCH\n\t\treturn percent / 2\n=======\n\t\treturn percent\n>>>>>>> REPLACE"
+	reproducedAndFixed(t, h, quarterOffTask, quarterTest, plan, fix)
+	first, ask := promptOf(h.srv.Chats()[0]), h.asked(1)
+	if strings.Contains(first, "func Rate(") {
+		t.Fatalf("the pack showed Rate already; the test shows nothing:\n%s", first)
+	}
+	if !strings.Contains(ask, "\tfunc Rate(percent int) int {\n\t\tif percent > 20 {") {
+		t.Errorf("the plan request lacks Rate:\n%s", ask)
+	}
+	if !strings.Contains(ask, rerankHeader) || strings.Contains(ask, "## price/quarter_test.go") {
+		t.Errorf("the plan request:\n%s", ask)
+	}
+	var stages []string
+	for _, e := range lookEvents(t, h.events()) {
+		stages = append(stages, e.Stage)
+	}
+	if !slices.Contains(stages, "rerank") {
+		t.Errorf("look events of stages %q, want a rerank", stages)
+	}
+	replaysLooksOf(t, h, lookEvents(t, h.events()), addQuarterReports, quarterOffTask, true)
+}
+
+// TestRerankBudget: a reproduction's rerank has what the window leaves
+// past the largest pack, the reply and the conversation's reserve.
+func TestRerankBudget(t *testing.T) {
+	for _, c := range []struct{ window, want int }{
+		{0, 3072},     // not known: the pack is the largest too
+		{11000, 0},    // the smallest pack
+		{20000, 0},    // the pack takes what the reserve leaves
+		{24000, 1472}, // 24000 - 12288 - 4096 - 6144
+		{32768, 3072},
+	} {
+		if got := RerankBudget(c.window); got != c.want {
+			t.Errorf("RerankBudget(%d) = %d, want %d", c.window, got, c.want)
+		}
+	}
 }

@@ -99,11 +99,19 @@ func taskText(t Task, before *verify.Report) string {
 // taskQuery is what the context engine ranks files against: the task's
 // text and the names and places of the failures.
 func taskQuery(t Task, before *verify.Report) string {
-	parts := []string{t.Title, t.Body}
+	q := t.Title + "\n" + t.Body
 	if before != nil {
-		for _, f := range before.Failures() {
-			parts = append(parts, f.Test, f.Package, f.File, f.Output)
-		}
+		q += "\n" + FailuresQuery(before.Failures())
+	}
+	return q
+}
+
+// FailuresQuery is what the context engine ranks files against for
+// failures: their names and places, and what they printed.
+func FailuresQuery(fs []verify.Failure) string {
+	var parts []string
+	for _, f := range fs {
+		parts = append(parts, f.Test, f.Package, f.File, f.Output)
 	}
 	return strings.Join(parts, "\n")
 }

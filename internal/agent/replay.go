@@ -183,6 +183,8 @@ func milestones(events []session.Event) []string {
 					out = append(out, fmt.Sprintf("look after round %d's failures at %q", l.Round, l.Requests))
 				case "reproduce":
 					out = append(out, fmt.Sprintf("look after the reproduction's failures at %q", l.Requests))
+				case "rerank":
+					out = append(out, fmt.Sprintf("look at what the reproduction's failure ranks first: %q", l.Requests))
 				default:
 					out = append(out, fmt.Sprintf("look at %q", l.Requests))
 				}

@@ -74,6 +74,9 @@ func (r *run) reproduce(ctx context.Context) error {
 			if more := r.failureLook("reproduce", rep, res.Files); more != "" {
 				r.say(more)
 			}
+			if more := r.rerank(ctx, rep, res.Files); more != "" {
+				r.say(more)
+			}
 			return nil
 		}
 		r.logf("reproduce attempt %d: %s", attempt, why)

@@ -27,11 +27,12 @@ var budgets = []int{8192, 12288, 16384}
 // look step with a scripted model whose plan names the fix's files it
 // can see in its prompt and asks to look at them (look:files), or whose
 // steps also name the definitions around the fix that the prompt shows
-// (look:names); or the engine then the look at what failed
-// (look:failure): the places the case's failing output points at that
-// the pack did not show, as the agent shows them before the plan, the
-// release's tests taken for the model's reproduction of an issue.
-var whos = []string{"engine", "bm25", "look:files", "look:names", "look:failure"}
+// (look:names); or, for an issue, what the agent shows before the plan
+// once the model's test reproduces it (look:repro), the release's tests
+// standing for the model's: the engine's pack of the issue, then the
+// places the test's failure points at that the pack did not show, then
+// what the failure ranks first that is still not shown.
+var whos = []string{"engine", "bm25", "look:files", "look:names", "look:repro"}
 
 // tally is one row of the report: per query kind, ranker and budget.
 type tally struct {
@@ -131,10 +132,7 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 		for _, kind := range []string{"failing", "issue"} {
 			query := c.Failing
 			if kind == "issue" {
-				query = c.Issue
-				if issueHead != "" && query != "" {
-					query = issueHead + "\n" + query
-				}
+				query = issueText(c)
 			} else if goTestMode != "" {
 				if query, err = packageOutput(mods[kind], c); errors.Is(err, errTooLong) {
 					fmt.Fprintf(os.Stderr, "realbugs: %v; its failing output is not measured\n", err)
@@ -163,19 +161,22 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 			if err := gitInit(root); err != nil {
 				return err
 			}
-			// For an issue, the release's tests stand for the model's
-			// reproduction.
-			var written []string
-			if kind == "issue" {
-				written = fix.testFiles
+			// An issue reproduced, on the tree that holds the release's
+			// tests, which stand for the model's.
+			var rep *reproduction
+			if kind == "failing" && c.Issue != "" {
+				rep = &reproduction{issue: issueText(c), failures: failuresIn(c.Failing, root), written: fix.testFiles}
 			}
-			res, err := measureOne(ctx, root, query, fix, c.ID+" "+kind, failuresIn(c.Failing, root), written)
+			res, err := measureOne(ctx, root, query, fix, c.ID+" "+kind, rep)
 			if err != nil {
 				return fmt.Errorf("%s (%s): %w", c.ID, kind, err)
 			}
 			for k, r := range res {
 				kinds := []string{kind}
-				if kind == "failing" && reached(runs) {
+				switch {
+				case k.who == "look:repro":
+					kinds = []string{"issue"}
+				case kind == "failing" && reached(runs):
 					kinds = append(kinds, "executed")
 				}
 				for _, kk := range kinds {
@@ -200,10 +201,10 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 				}
 				if verbose && k.who == verboseWho && k.budget == verboseBudget {
 					run := ""
-					if kind == "failing" && runs != nil {
+					if kinds[0] == "failing" && runs != nil {
 						run = "  " + runsString(runs)
 					}
-					fmt.Fprintf(out, "%-28s %-7s files %d/%d sites %d/%d%s  %s\n", c.ID, kind, r.files, len(ch.codeFiles), r.shown, len(ch.sites), run, r.missed)
+					fmt.Fprintf(out, "%-28s %-7s files %d/%d sites %d/%d%s  %s\n", c.ID, kinds[0], r.files, len(ch.codeFiles), r.shown, len(ch.sites), run, r.missed)
 				}
 			}
 		}
@@ -218,6 +219,23 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 		reportMisses(out, tallies)
 	}
 	return nil
+}
+
+// issueText is the query of a case's issue: its text, after -issue-head's.
+func issueText(c Case) string {
+	if issueHead != "" && c.Issue != "" {
+		return issueHead + "\n" + c.Issue
+	}
+	return c.Issue
+}
+
+// reproduction is an issue reproduced: its text, what verify makes of the
+// reproducing tests' failing output, and the files they are in, written
+// by the model.
+type reproduction struct {
+	issue    string
+	failures []verify.Failure
+	written  []string
 }
 
 // failuresIn is what verify makes of a case's failing output (go test's,
@@ -235,10 +253,9 @@ type result struct {
 }
 
 // measureOne packs one query at every budget with every ranker.
-//
-// look:failure looks at the places failures point at, but not in the
-// files written.
-func measureOne(ctx context.Context, root, query string, ch *change, label string, failures []verify.Failure, written []string) (map[key]result, error) {
+// With rep, it measures look:repro too: what the agent shows once rep's
+// tests reproduce rep's issue.
+func measureOne(ctx context.Context, root, query string, ch *change, label string, rep *reproduction) (map[key]result, error) {
 	ix, err := repoctx.Open(ctx, root)
 	if err != nil {
 		return nil, err
@@ -282,29 +299,71 @@ func measureOne(ctx context.Context, root, query string, ch *change, label strin
 		}
 		out[key{who: "bm25", budget: b}] = score(whole, ch)
 		prompt := p.Text()
-		for _, who := range []string{"look:files", "look:names", "look:failure"} {
-			seen := map[string][]repoctx.Chunk{}
-			for f, cs := range shown {
-				seen[f] = append([]repoctx.Chunk(nil), cs...)
-			}
-			var l *repoctx.Look
-			if who == "look:failure" {
-				l = ix.Look(agent.FailurePlaces(ix, root, failures, written, seen), seen, agent.FailureLookBudget)
-			} else {
-				plan := scriptedPlan(ix, prompt, ch, who == "look:names")
-				l = ix.Look(agent.AroundPlan(ranked, &plan, seen), seen, agent.LookBudget)
-			}
-			for _, it := range l.Items {
-				if it.Error == "" && !it.Outline {
-					seen[it.Path] = append(seen[it.Path], it.Chunks...)
-				}
-			}
+		for _, who := range []string{"look:files", "look:names"} {
+			seen := copyShown(shown)
+			plan := scriptedPlan(ix, prompt, ch, who == "look:names")
+			looked(seen, ix.Look(agent.AroundPlan(ranked, &plan, seen), seen, agent.LookBudget))
 			res := score(seen, ch)
 			res.missed, res.kinds = whyMissed(ix, seen, ch)
 			out[key{who: who, budget: b}] = res
 		}
+		if rep != nil {
+			res, err := reproduced(ctx, ix, rep, ch, b)
+			if err != nil {
+				return nil, err
+			}
+			out[key{who: "look:repro", budget: b}] = res
+		}
 	}
 	return out, nil
+}
+
+// reproduced is what the agent shows at budget b once rep's tests
+// reproduce its issue: the engine's pack of the issue, then the places the
+// failures point at (agent.FailurePlaces), then the parts of the
+// failures' own pack still not shown (agent.UnseenParts), the files
+// written left out.
+func reproduced(ctx context.Context, ix *repoctx.Index, rep *reproduction, ch *change, b int) (result, error) {
+	shown := map[string][]repoctx.Chunk{}
+	for _, q := range []string{rep.issue, agent.FailuresQuery(rep.failures)} {
+		ranked, err := ix.Rank(ctx, q)
+		if err != nil {
+			return result{}, err
+		}
+		p, err := ranked.Pack(ctx, repoctx.Options{Budget: b})
+		if err != nil {
+			return result{}, err
+		}
+		if q == rep.issue {
+			for _, f := range p.Files {
+				shown[f.Path] = append([]repoctx.Chunk(nil), f.Chunks...)
+			}
+			looked(shown, ix.Look(agent.FailurePlaces(ix, ix.Root(), rep.failures, rep.written, shown), shown, agent.FailureLookBudget))
+			continue
+		}
+		looked(shown, ix.Look(agent.UnseenParts(p, rep.written, shown), shown, agent.RerankBudget(0)))
+	}
+	res := score(shown, ch)
+	res.missed, res.kinds = whyMissed(ix, shown, ch)
+	return res, nil
+}
+
+// copyShown is a copy of shown to add a look's chunks to.
+func copyShown(shown map[string][]repoctx.Chunk) map[string][]repoctx.Chunk {
+	seen := map[string][]repoctx.Chunk{}
+	for f, cs := range shown {
+		seen[f] = append([]repoctx.Chunk(nil), cs...)
+	}
+	return seen
+}
+
+// looked adds what look l showed to seen.
+func looked(seen map[string][]repoctx.Chunk, l *repoctx.Look) {
+	for _, it := range l.Items {
+		if it.Error == "" && !it.Outline {
+			seen[it.Path] = append(seen[it.Path], it.Chunks...)
+		}
+	}
 }
 
 // scriptedPlan is the plan of a model that changes the fix's files it can

@@ -94,11 +94,11 @@ func TestWhyMissedSaysWhereEachSiteIs(t *testing.T) {
 	}
 }
 
-// TestLookFailureShowsWhereTheTracePoints: the look:failure row shows the
-// definition a failing output's panic frame names, in a file the pack
-// left out, read from the output as it was kept (the tree it ran in);
-// not in a file the model wrote.
-func TestLookFailureShowsWhereTheTracePoints(t *testing.T) {
+// TestLookReproShowsWhereTheTracePoints: the look:repro row shows the
+// definition a reproducing test's panic frame names, in a file the issue's
+// pack left out, read from the output as it was kept (the tree it ran
+// in); not in a file the model wrote.
+func TestLookReproShowsWhereTheTracePoints(t *testing.T) {
 	defer func(b []int) { budgets = b }(budgets)
 	budgets = []int{300} // a pack of the issue's function and little else
 	var big strings.Builder
@@ -123,23 +123,24 @@ func TestLookFailureShowsWhereTheTracePoints(t *testing.T) {
 		"example.com/m.TestFrob(0xc000102340)\n\t/tmp/realbugs-123/before/api_test.go:5 +0x1d\n"+
 		"FAIL\texample.com/m\t0.01s\nFAIL\n", boomLine)
 	ch := &change{codeFiles: []string{"big.go"}, sites: []Site{{File: "big.go", Start: boomLine - 1, End: boomLine - 1}}}
-	res, err := measureOne(context.Background(), root, "Frobnicate(9) panics", ch, "t issue", failuresIn(failing, root), []string{"api_test.go"})
+	rep := &reproduction{issue: "Frobnicate(9) panics", failures: failuresIn(failing, root), written: []string{"api_test.go"}}
+	res, err := measureOne(context.Background(), root, rep.issue, ch, "t failing", rep)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r := res[key{who: "engine", budget: 300}]; r.shown != 0 {
 		t.Fatalf("the pack shows boom already (%+v); the test shows nothing", r)
 	}
-	if r := res[key{who: "look:failure", budget: 300}]; r.shown != 1 {
-		t.Errorf("look:failure = %+v, want the site in boom shown", r)
+	if r := res[key{who: "look:repro", budget: 300}]; r.shown != 1 {
+		t.Errorf("look:repro = %+v, want the site in boom shown", r)
 	}
-	// The frames in the test the model wrote are not looked at: with
-	// big.go written too, nothing is shown.
-	res, err = measureOne(context.Background(), root, "Frobnicate(9) panics", ch, "t issue", failuresIn(failing, root), []string{"api_test.go", "big.go"})
-	if err != nil {
+	// What the model wrote is not shown: with big.go written too,
+	// nothing of it is.
+	rep.written = append(rep.written, "big.go")
+	if res, err = measureOne(context.Background(), root, rep.issue, ch, "t failing", rep); err != nil {
 		t.Fatal(err)
 	}
-	if r := res[key{who: "look:failure", budget: 300}]; r.shown != 0 {
-		t.Errorf("look:failure = %+v, want nothing of the files written", r)
+	if r := res[key{who: "look:repro", budget: 300}]; r.shown != 0 {
+		t.Errorf("look:repro = %+v, want nothing of the files written", r)
 	}
 }

@@ -324,25 +324,26 @@ func measureOne(ctx context.Context, root, query string, ch *change, label strin
 // failures' own pack still not shown (agent.UnseenParts), the files
 // written left out.
 func reproduced(ctx context.Context, ix *repoctx.Index, rep *reproduction, ch *change, b int) (result, error) {
-	shown := map[string][]repoctx.Chunk{}
-	for _, q := range []string{rep.issue, agent.FailuresQuery(rep.failures)} {
+	pack := func(q string) (*repoctx.Pack, error) {
 		ranked, err := ix.Rank(ctx, q)
 		if err != nil {
-			return result{}, err
+			return nil, err
 		}
-		p, err := ranked.Pack(ctx, repoctx.Options{Budget: b})
-		if err != nil {
-			return result{}, err
-		}
-		if q == rep.issue {
-			for _, f := range p.Files {
-				shown[f.Path] = append([]repoctx.Chunk(nil), f.Chunks...)
-			}
-			looked(shown, ix.Look(agent.FailurePlaces(ix, ix.Root(), rep.failures, rep.written, shown), shown, agent.FailureLookBudget))
-			continue
-		}
-		looked(shown, ix.Look(agent.UnseenParts(p, rep.written, shown), shown, agent.RerankBudget(0)))
+		return ranked.Pack(ctx, repoctx.Options{Budget: b})
 	}
+	p, err := pack(rep.issue)
+	if err != nil {
+		return result{}, err
+	}
+	shown := map[string][]repoctx.Chunk{}
+	for _, f := range p.Files {
+		shown[f.Path] = append([]repoctx.Chunk(nil), f.Chunks...)
+	}
+	looked(shown, ix.Look(agent.FailurePlaces(ix, ix.Root(), rep.failures, rep.written, shown), shown, agent.FailureLookBudget))
+	if p, err = pack(agent.FailuresQuery(rep.failures)); err != nil {
+		return result{}, err
+	}
+	looked(shown, ix.Look(agent.UnseenParts(p, rep.written, shown), shown, agent.RerankBudget(0)))
 	res := score(shown, ch)
 	res.missed, res.kinds = whyMissed(ix, shown, ch)
 	return res, nil

@@ -133,12 +133,13 @@ func news(items []repoctx.LookItem) bool {
 	return false
 }
 
-// After a round whose checks failed: the places the failures point at
-// that the model has not seen, within FailureLookBudget tokens.
+// The look at what failed (a reproducing test on the unfixed code, or a
+// round's checks): the places the failures point at that the model has
+// not seen.
 const (
-	// FailureLookBudget bounds what one round's failures show, in tokens.
+	// FailureLookBudget bounds what one look at failures shows, in tokens.
 	FailureLookBudget = 1536
-	// maxFailurePlaces bounds the places one round's failures show.
+	// maxFailurePlaces bounds the places one look at failures shows.
 	maxFailurePlaces = 4
 )
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -141,7 +142,11 @@ func (r *run) verify(ctx context.Context, applied *appliedPatch) (*verify.Report
 	r.consider(applied, report)
 	if !report.Passed {
 		r.say(fmt.Sprintf(feedbackVerify, strings.TrimSpace(report.Summary(feedbackBytes))))
-		if more := r.failureLook("verify", report, applied.Files); more != "" {
+		written := applied.Files // and the reproducing test, the model's too
+		if r.repro != nil {
+			written = append(slices.Clone(written), r.repro.files...)
+		}
+		if more := r.failureLook("verify", report, written); more != "" {
 			r.say(more)
 		}
 	}

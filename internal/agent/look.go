@@ -237,11 +237,12 @@ const minRerank = 256
 
 // rerank shows the model, once its test has reproduced the task, the code
 // the test's failure ranks first that the pack did not show: the engine's
-// pack for the failing output alone, on the tree with the test, its parts
-// in rank order within RerankBudget, the files written left out. An
-// issue's pack is ranked from its text, and a failing test's output ranks
-// the code better (bench/realbugs, look:repro). It records a look event
-// and returns the text to say, "" when there is nothing new.
+// pack for the failing output alone, on the tree with the test (the files
+// written, which git does not track yet, are ranked and followed, never
+// shown), its parts in rank order within RerankBudget. An issue's pack is
+// ranked from its text, and a failing test's output ranks the code better
+// (bench/realbugs, look:repro). It records a look event and returns the
+// text to say, "" when there is nothing new.
 func (r *run) rerank(ctx context.Context, rep *verify.Report, written []string) string {
 	budget := RerankBudget(r.window())
 	if r.index == nil || budget < minRerank {
@@ -249,6 +250,7 @@ func (r *run) rerank(ctx context.Context, rep *verify.Report, written []string) 
 	}
 	ix, err := repoctx.Open(ctx, r.repo.Root)
 	if err == nil {
+		ix = ix.WithFiles(written...) // git does not track the test yet
 		var ranked *repoctx.Ranking
 		if ranked, err = ix.Rank(ctx, FailuresQuery(rep.Failures())); err == nil {
 			var p *repoctx.Pack

@@ -380,19 +380,15 @@ func reproducedAndFixed(t *testing.T, h *harness, task Task, replies ...string) 
 // quarterTask is the issue addQuarter's shop has.
 var quarterTask = Task{Title: "A quarter off crashes the shop", Body: "Item1, Item2, Item3, Item4, Item5, Item6, Item7, Item8 and Item9 at 25 % off: the shop crashes."}
 
-const quarterTest = `--- /dev/null
-+++ b/price/quarter_test.go
-@@ -0,0 +1,9 @@
-+package price
-+
-+import "testing"
-+
-+func TestQuarterOff(t *testing.T) {
-+	if got := Discount(2000, 25); got != 1500 {
-+		t.Fatalf("Discount(2000, 25) = %d, want 1500", got)
-+	}
-+}
-`
+// quarterTest is the model's reproducing test of a quarter off.
+var quarterTest = quarterTestSaying(`"Discount(2000, 25) = %d, want 1500"`)
+
+// quarterTestSaying is the diff that adds a test of Discount(2000, 25)
+// that fails with the format message.
+func quarterTestSaying(message string) string {
+	return "--- /dev/null\n+++ b/price/quarter_test.go\n@@ -0,0 +1,9 @@\n+package price\n+\n+import \"testing\"\n+\n" +
+		"+func TestQuarterOff(t *testing.T) {\n+\tif got := Discount(2000, 25); got != 1500 {\n+\t\tt.Fatalf(" + message + ", got)\n+\t}\n+}\n"
+}
 
 const quarterFix = `rates/rates.go
 <<<<<<< SEARCH
@@ -441,20 +437,26 @@ func addQuarterReports(t *testing.T, repo string) {
 	}
 }
 
+// quarterQuiet is quarterTest saying nothing of what it called: only
+// the test's lines lead to Discount.
+var quarterQuiet = quarterTestSaying(`"got %d, want 1500"`)
+
 var quarterOffTask = Task{Title: "A quarter off is wrong in the shop", Body: "The shop sells at a quarter off: the price it shows is not a quarter off."}
 
 // TestAReproductionRanksTheCodeAgain: once the model's test reproduces an
 // issue whose pack (ranked from its text) left the code out, the plan is
 // asked for with the code the test's failure ranks first (what the
 // function the test calls calls, which no frame names: the test fails on
-// a value, not a panic); not the test the model wrote.
+// a value, not a panic, and its message names nothing, so the ranking
+// follows the test's lines, which git does not track yet); not the test
+// the model wrote.
 func TestAReproductionRanksTheCodeAgain(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, "shop")
 	addQuarterReports(t, h.repo)
 	plan := `{"files": ["rates/rates.go"], "steps": ["In Rate, take the share whole."]}`
 	fix := "rates/rates.go\n<<<<<<< SEARCH\n\t\treturn percent / 2\n=======\n\t\treturn percent\n>>>>>>> REPLACE"
-	reproducedAndFixed(t, h, quarterOffTask, quarterTest, plan, fix)
+	reproducedAndFixed(t, h, quarterOffTask, quarterQuiet, plan, fix)
 	first, ask := promptOf(h.srv.Chats()[0]), h.asked(1)
 	if strings.Contains(first, "func Rate(") {
 		t.Fatalf("the pack showed Rate already; the test shows nothing:\n%s", first)
@@ -488,5 +490,28 @@ func TestRerankBudget(t *testing.T) {
 		if got := RerankBudget(c.window); got != c.want {
 			t.Errorf("RerankBudget(%d) = %d, want %d", c.window, got, c.want)
 		}
+	}
+}
+
+// TestAFailedRoundDoesNotShowTheReproducingTest: a round whose checks
+// fail in the model's own reproducing test is not answered with that
+// test's lines: the model wrote them.
+func TestAFailedRoundDoesNotShowTheReproducingTest(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "shop")
+	addQuarterReports(t, h.repo)
+	plan := `{"files": ["rates/rates.go"], "steps": ["In Rate, take the share whole."]}`
+	wrong := "rates/rates.go\n<<<<<<< SEARCH\n// Rate is the share taken off for percent.\n=======\n// Rate is the share taken off.\n>>>>>>> REPLACE"
+	fix := "rates/rates.go\n<<<<<<< SEARCH\n\t\treturn percent / 2\n=======\n\t\treturn percent\n>>>>>>> REPLACE"
+	reproducedAndFixed(t, h, quarterOffTask, quarterTest, plan, wrong, fix)
+	for _, e := range lookEvents(t, h.events()) {
+		for _, q := range e.Requests {
+			if e.Stage == "verify" && strings.HasPrefix(q, "price/quarter_test.go") {
+				t.Errorf("round %d's look asks for the model's test: %q", e.Round, e.Requests)
+			}
+		}
+	}
+	if ask := h.asked(3); !strings.Contains(ask, "Discount(2000, 25) = 1760, want 1500") || strings.Contains(ask, "## price/quarter_test.go") {
+		t.Errorf("the second patch request:\n%s", ask)
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -38,6 +40,42 @@ type Index struct {
 	// name, or symbolic links and submodules), sorted by path: a look
 	// that asks for one is told why it is not shown.
 	skipped []tracked
+}
+
+// WithFiles is ix with the regular files paths (relative to the root, as
+// a patch names them) added though git does not track them yet: the test
+// a model wrote, for a ranking that follows it. A path that is not a
+// regular file inside the root, or that Open would leave out by its name,
+// is not added.
+func (ix *Index) WithFiles(paths ...string) *Index {
+	out := &Index{root: ix.root, paths: slices.Clone(ix.paths), skipped: ix.skipped}
+	root, err := filepath.EvalSymlinks(ix.root)
+	if err != nil {
+		return out
+	}
+	for _, p := range paths {
+		p = filepath.ToSlash(filepath.Clean(p))
+		if !filepath.IsLocal(p) || skipByName(p) || slices.Contains(out.paths, p) {
+			continue
+		}
+		full := filepath.Join(ix.root, filepath.FromSlash(p))
+		if st, err := os.Lstat(full); err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		// Not through a directory that is a symbolic link out of the root.
+		if real, err := filepath.EvalSymlinks(full); err != nil || !within(root, real) {
+			continue
+		}
+		out.paths = append(out.paths, p)
+	}
+	sort.Strings(out.paths)
+	return out
+}
+
+// within reports whether path lies inside dir.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // tracked is a file git tracks: its path and its mode (100644, 120000 a

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -574,5 +575,52 @@ func TestAtShowsTheDefinitionOrTheLinesAround(t *testing.T) {
 		if got := ix.At(c.file, c.line); got != c.want {
 			t.Errorf("At(%s, %d) = %q, want %q", c.file, c.line, got, c.want)
 		}
+	}
+}
+
+// TestWithFilesAddsWhatAModelWrote: a test file the model wrote, not
+// tracked yet, is added to the files ranked; a path out of the root,
+// through a link out of it, a link, a file Open leaves out by its name
+// or one that is not there is not.
+func TestWithFilesAddsWhatAModelWrote(t *testing.T) {
+	repo := newRepo(t, fixtureFiles())
+	outside := t.TempDir()
+	write := func(name, body string) {
+		t.Helper()
+		p := filepath.Join(repo, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("dates/leap_test.go", "package dates\n\nfunc TestLeap(t *testing.T) {}\n")
+	write("logo.png", "not code")
+	if err := os.WriteFile(filepath.Join(outside, "x_test.go"), []byte("package x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(repo, "out")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "x_test.go"), filepath.Join(repo, "link_test.go")); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := Open(context.Background(), repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := ix.WithFiles("dates/leap_test.go", "../x_test.go", "out/x_test.go", "link_test.go", "logo.png", "gone_test.go", "dates/parse.go")
+	var added []string
+	for _, p := range with.paths {
+		if !slices.Contains(ix.paths, p) {
+			added = append(added, p)
+		}
+	}
+	if !reflect.DeepEqual(added, []string{"dates/leap_test.go"}) || len(with.paths) != len(ix.paths)+1 || !slices.IsSorted(with.paths) {
+		t.Errorf("added %q (%d paths, %d before)", added, len(with.paths), len(ix.paths))
+	}
+	if slices.Contains(ix.paths, "dates/leap_test.go") {
+		t.Error("WithFiles changed the index it was called on")
 	}
 }

@@ -145,9 +145,16 @@ const (
 
 const failureLookHeader = "The failures point at code you have not seen yet (line numbers on the left, as above):\n"
 
-// reFrame is the file line of a frame of a Go stack trace: relative to
-// the repository when verify trimmed the trace, else absolute.
-var reFrame = regexp.MustCompile(`(?m)^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+// reFrames are the file lines of a stack trace's frames, relative to the
+// repository or absolute: Go's (relative when verify trimmed the trace),
+// pytest's, Python's own, Node's and Rust's.
+var reFrames = []*regexp.Regexp{
+	regexp.MustCompile(`(?m)^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`),
+	regexp.MustCompile(`(?m)^(\S+\.py):(\d+): `),
+	regexp.MustCompile(`File "([^"\n]+\.py)", line (\d+)`),
+	regexp.MustCompile(`(?m)^\s+at (?:.*\()?([^\s()]+\.[cm]?[jt]sx?):(\d+):\d+\)?$`),
+	regexp.MustCompile(`(?m)(?:^\s+--> |panicked at )(\S+\.rs):(\d+):\d+`),
+}
 
 // failureLook shows the model the code the failures of report point at
 // that it has not seen (FailurePlaces), within FailureLookBudget tokens.
@@ -190,8 +197,8 @@ func FailurePlaces(ix *repoctx.Index, root string, failures []verify.Failure, ch
 	}
 	for _, f := range failures {
 		add(f.File, f.Line)
-		for _, m := range reFrame.FindAllStringSubmatch(f.Output, -1) {
-			file := m[1]
+		for _, m := range frames(f.Output) {
+			file := m[0]
 			if filepath.IsAbs(file) {
 				rel, err := filepath.Rel(root, file)
 				if err != nil || !filepath.IsLocal(rel) {
@@ -199,11 +206,32 @@ func FailurePlaces(ix *repoctx.Index, root string, failures []verify.Failure, ch
 				}
 				file = filepath.ToSlash(rel)
 			}
-			line, _ := strconv.Atoi(m[2])
+			line, _ := strconv.Atoi(m[1])
 			add(file, line)
 		}
 	}
 	return reqs
+}
+
+// frames are the file and line of each frame of the traces in out, in the
+// order they are printed.
+func frames(out string) [][2]string {
+	type at struct {
+		pos  int
+		file [2]string
+	}
+	var all []at
+	for _, re := range reFrames {
+		for _, m := range re.FindAllStringSubmatchIndex(out, -1) {
+			all = append(all, at{m[0], [2]string{out[m[2]:m[3]], out[m[4]:m[5]]}})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b at) int { return a.pos - b.pos })
+	fs := make([][2]string, len(all))
+	for k, a := range all {
+		fs[k] = a.file
+	}
+	return fs
 }
 
 // shownLine reports whether chunks show line.

@@ -515,3 +515,51 @@ func TestAFailedRoundDoesNotShowTheReproducingTest(t *testing.T) {
 		t.Errorf("the second patch request:\n%s", ask)
 	}
 }
+
+// TestFailurePlacesReadPythonAndNodeTraces: the look at what failed reads
+// pytest's traceback (real output) and Node's stack as it reads Go's.
+func TestFailurePlacesReadPythonAndNodeTraces(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "pyclamp")
+	calc := "\"\"\"Prices.\"\"\"\n\n\ndef rate(percent):\n    \"\"\"The share taken off.\"\"\"\n    if percent > 20:\n        raise ValueError(f\"rate: {percent} is over 20\")\n    return percent\n\n\n" +
+		"def discount(cents, percent):\n    \"\"\"Cents less percent per cent of it.\"\"\"\n    return cents - cents * rate(percent) // 100\n"
+	commitFile(t, h.repo, "app/__init__.py", "")
+	commitFile(t, h.repo, "app/calc.py", calc)
+	commitFile(t, h.repo, "tests/test_calc.py", "from app.calc import discount\n\n\ndef test_quarter():\n    assert discount(2000, 25) == 1500\n")
+	commitFile(t, h.repo, "web/sum.js", "// sum adds.\nfunction sum(a, b) {\n  return a - b;\n}\n\nmodule.exports = sum;\n")
+	ix, err := repoctx.Open(context.Background(), h.repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.ReadFile(filepath.Join("testdata", "failures", "pytest-trace.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	failures := verify.ParseOutput("pytest", string(out), h.repo)
+	failures = append(failures, verify.Failure{Test: "sum adds", File: "web/sum.test.js", Line: 5,
+		Output: "Expected: 3\nReceived: -1\n\n      at sum (" + filepath.Join(h.repo, "web", "sum.js") + ":3:12)\n      at Object.<anonymous> (web/sum.test.js:5:10)\n"})
+	got := FailurePlaces(ix, h.repo, failures, []string{"tests/test_calc.py"}, map[string][]repoctx.Chunk{})
+	want := []string{"app/calc.py:4-8", "app/calc.py:11-13", "web/sum.js:2-4"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("FailurePlaces = %q, want %q (failures %+v)", got, want, failures)
+	}
+}
+
+// TestFramesOfEachRunner: the frames of each runner's traces, in the
+// order printed.
+func TestFramesOfEachRunner(t *testing.T) {
+	for _, c := range []struct {
+		out  string
+		want [][2]string
+	}{
+		{"goroutine 7 [running]:\nexample.com/m.F(...)\n\tm/f.go:12 +0x1d\nexample.com/m.G()\n\t/abs/m/g.go:3\n", [][2]string{{"m/f.go", "12"}, {"/abs/m/g.go", "3"}}},
+		{"Traceback (most recent call last):\n  File \"/repo/app/x.py\", line 9, in <module>\n    main()\n  File \"app/y.py\", line 4, in main\n", [][2]string{{"/repo/app/x.py", "9"}, {"app/y.py", "4"}}},
+		{"tests/test_x.py:5: \n_ _ _\napp/x.py:13: in discount\n    return 1\napp/x.py:7: ValueError\n", [][2]string{{"tests/test_x.py", "5"}, {"app/x.py", "13"}, {"app/x.py", "7"}}},
+		{"Error: boom\n    at sum (/r/web/sum.js:3:12)\n    at web/sum.test.ts:5:10\n    at node:internal/main:1:1\n", [][2]string{{"/r/web/sum.js", "3"}, {"web/sum.test.ts", "5"}}},
+		{"thread 'tests::sub' panicked at src/lib.rs:22:5:\nattempt to subtract\n  --> src/main.rs:4:9\n", [][2]string{{"src/lib.rs", "22"}, {"src/main.rs", "4"}}},
+	} {
+		if got := frames(c.out); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("frames(%q) = %q, want %q", c.out, got, c.want)
+		}
+	}
+}

@@ -276,19 +276,28 @@ func (r *run) rerank(ctx context.Context, rep *verify.Report, written []string) 
 	if r.index == nil || budget < minRerank {
 		return ""
 	}
-	ix, err := repoctx.Open(ctx, r.repo.Root)
-	if err == nil {
-		ix = ix.WithFiles(written...) // git does not track the test yet
-		var ranked *repoctx.Ranking
-		if ranked, err = ix.Rank(ctx, FailuresQuery(rep.Failures())); err == nil {
-			var p *repoctx.Pack
-			if p, err = ranked.Pack(ctx, repoctx.Options{Budget: ContextBudget(r.window())}); err == nil {
-				return r.showRanked(ix, p, written, budget)
-			}
-		}
+	ix, p, err := packFailures(ctx, r.repo.Root, rep, written, ContextBudget(r.window()))
+	if err != nil {
+		r.logf("rerank on the reproduction's failure: %v (not shown)", err)
+		return ""
 	}
-	r.logf("rerank on the reproduction's failure: %v (not shown)", err)
-	return ""
+	return r.showRanked(ix, p, written, budget)
+}
+
+// packFailures is the engine's pack, at budget, of the tree at root with
+// the files written, for rep's failures alone.
+func packFailures(ctx context.Context, root string, rep *verify.Report, written []string, budget int) (*repoctx.Index, *repoctx.Pack, error) {
+	ix, err := repoctx.Open(ctx, root)
+	if err != nil {
+		return nil, nil, err
+	}
+	ix = ix.WithFiles(written...) // git does not track the test yet
+	ranked, err := ix.Rank(ctx, FailuresQuery(rep.Failures()))
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := ranked.Pack(ctx, repoctx.Options{Budget: budget})
+	return ix, p, err
 }
 
 // showRanked shows what pack p shows that the model has not seen, but not

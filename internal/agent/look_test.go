@@ -363,16 +363,7 @@ func ratedDiscount(t *testing.T, repo, share string) {
 // fix is proven by the test.
 func reproducedAndFixed(t *testing.T, h *harness, task Task, replies ...string) {
 	t.Helper()
-	for _, r := range replies {
-		h.srv.Script(testModel, ollamafake.Text(r))
-	}
-	job := h.job(task)
-	job.Reproduce = true
-	res, err := Run(context.Background(), job)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Result != Fixed || res.Proof.Kind != ProofReproduced {
+	if res := runReproducing(t, h, task, replies...); res.Result != Fixed || res.Proof.Kind != ProofReproduced {
 		t.Fatalf("result %s, proof %+v (%s)\n%s", res.Result, res.Proof, res.StopDetail, h.log.String())
 	}
 }
@@ -441,6 +432,13 @@ func addQuarterReports(t *testing.T, repo string) {
 // the test's lines lead to Discount.
 var quarterQuiet = quarterTestSaying(`"got %d, want 1500"`)
 
+// quarterOffPlan and quarterOffFix are the model's plan and fix of
+// quarterOffTask.
+const (
+	quarterOffPlan = `{"files": ["rates/rates.go"], "steps": ["In Rate, take the share whole."]}`
+	quarterOffFix  = "rates/rates.go\n<<<<<<< SEARCH\n\t\treturn percent / 2\n=======\n\t\treturn percent\n>>>>>>> REPLACE"
+)
+
 var quarterOffTask = Task{Title: "A quarter off is wrong in the shop", Body: "The shop sells at a quarter off: the price it shows is not a quarter off."}
 
 // TestAReproductionRanksTheCodeAgain: once the model's test reproduces an
@@ -454,9 +452,7 @@ func TestAReproductionRanksTheCodeAgain(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, "shop")
 	addQuarterReports(t, h.repo)
-	plan := `{"files": ["rates/rates.go"], "steps": ["In Rate, take the share whole."]}`
-	fix := "rates/rates.go\n<<<<<<< SEARCH\n\t\treturn percent / 2\n=======\n\t\treturn percent\n>>>>>>> REPLACE"
-	reproducedAndFixed(t, h, quarterOffTask, quarterQuiet, plan, fix)
+	reproducedAndFixed(t, h, quarterOffTask, quarterQuiet, quarterOffPlan, quarterOffFix)
 	first, ask := promptOf(h.srv.Chats()[0]), h.asked(1)
 	if strings.Contains(first, "func Rate(") {
 		t.Fatalf("the pack showed Rate already; the test shows nothing:\n%s", first)
@@ -500,10 +496,8 @@ func TestAFailedRoundDoesNotShowTheReproducingTest(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, "shop")
 	addQuarterReports(t, h.repo)
-	plan := `{"files": ["rates/rates.go"], "steps": ["In Rate, take the share whole."]}`
 	wrong := "rates/rates.go\n<<<<<<< SEARCH\n// Rate is the share taken off for percent.\n=======\n// Rate is the share taken off.\n>>>>>>> REPLACE"
-	fix := "rates/rates.go\n<<<<<<< SEARCH\n\t\treturn percent / 2\n=======\n\t\treturn percent\n>>>>>>> REPLACE"
-	reproducedAndFixed(t, h, quarterOffTask, quarterTest, plan, wrong, fix)
+	reproducedAndFixed(t, h, quarterOffTask, quarterTest, quarterOffPlan, wrong, quarterOffFix)
 	for _, e := range lookEvents(t, h.events()) {
 		for _, q := range e.Requests {
 			if e.Stage == "verify" && strings.HasPrefix(q, "price/quarter_test.go") {

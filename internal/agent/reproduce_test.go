@@ -29,10 +29,17 @@ func reproduceIn(t *testing.T, rounds int, replies ...string) (*harness, *Result
 	if rounds > 0 {
 		h.cfg.Limits.MaxRounds = rounds
 	}
+	return h, runReproducing(t, h, absTask, replies...)
+}
+
+// runReproducing runs task on h with a reproduction asked for, the model
+// answering with replies in order, each of which must be asked for.
+func runReproducing(t *testing.T, h *harness, task Task, replies ...string) *Result {
+	t.Helper()
 	for _, r := range replies {
 		h.srv.Script(testModel, ollamafake.Text(r))
 	}
-	job := h.job(absTask)
+	job := h.job(task)
 	job.Reproduce = true
 	res, err := Run(context.Background(), job)
 	if err != nil {
@@ -41,7 +48,7 @@ func reproduceIn(t *testing.T, rounds int, replies ...string) (*harness, *Result
 	if left := h.srv.Unused(); len(left) > 0 {
 		t.Errorf("scripted replies not asked for: %v", left)
 	}
-	return h, res
+	return res
 }
 
 // asked is the last message of the model's i-th request (negative: from

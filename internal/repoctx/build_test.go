@@ -132,8 +132,17 @@ func gitRun(t *testing.T, dir string, args ...string) {
 func newRepo(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
+	writeFiles(t, dir, files)
+	gitRun(t, dir, "init", "-q")
+	gitRun(t, dir, "add", ".")
+	return dir
+}
+
+// writeFiles writes files (slash-separated names) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
 	for name, body := range files {
-		p := filepath.Join(dir, name)
+		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -141,9 +150,6 @@ func newRepo(t *testing.T, files map[string]string) string {
 			t.Fatal(err)
 		}
 	}
-	gitRun(t, dir, "init", "-q")
-	gitRun(t, dir, "add", ".")
-	return dir
 }
 
 // rank opens repo and ranks its files against query.

@@ -585,21 +585,8 @@ func TestAtShowsTheDefinitionOrTheLinesAround(t *testing.T) {
 func TestWithFilesAddsWhatAModelWrote(t *testing.T) {
 	repo := newRepo(t, fixtureFiles())
 	outside := t.TempDir()
-	write := func(name, body string) {
-		t.Helper()
-		p := filepath.Join(repo, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("dates/leap_test.go", "package dates\n\nfunc TestLeap(t *testing.T) {}\n")
-	write("logo.png", "not code")
-	if err := os.WriteFile(filepath.Join(outside, "x_test.go"), []byte("package x\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFiles(t, repo, map[string]string{"dates/leap_test.go": "package dates\n\nfunc TestLeap(t *testing.T) {}\n", "logo.png": "not code"})
+	writeFiles(t, outside, map[string]string{"x_test.go": "package x\n"})
 	if err := os.Symlink(outside, filepath.Join(repo, "out")); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 )
 
 // Case is one real bug fix: a module's patch release whose test change
@@ -30,15 +31,28 @@ type Case struct {
 	Failing string `json:"failing"`
 }
 
-// readCases reads a JSON array of cases.
-func readCases(path string) ([]Case, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
+// readCases reads the JSON arrays of cases of a comma-separated list of
+// files, in order, as one list: the sets measured together. A case in
+// two of them is an error, for it would count twice.
+func readCases(list string) ([]Case, error) {
+	var all []Case
+	from := map[string]string{}
+	for _, path := range strings.Split(list, ",") {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		var cs []Case
+		if err := json.Unmarshal(b, &cs); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		for _, c := range cs {
+			if f, ok := from[c.ID]; ok {
+				return nil, fmt.Errorf("case %s is in %s and in %s: give each set once", c.ID, f, path)
+			}
+			from[c.ID] = path
+		}
+		all = append(all, cs...)
 	}
-	var cs []Case
-	if err := json.Unmarshal(b, &cs); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return cs, nil
+	return all, nil
 }

@@ -36,7 +36,7 @@ func main() {
 	disc := flag.Bool("discover", false, "find candidate cases in the patch releases of the modules named as arguments; print them as JSON lines")
 	flag.IntVar(&perModuleLimit, "per-module", perModuleLimit, "with -discover, keep at most this many cases per module, newest releases first")
 	flag.BoolVar(&findSuites, "suites", false, "with -discover, take the releases whose changed tests are Ginkgo specs or test suites' methods (testify, gocheck) too, run through the Test functions that run them")
-	cases := flag.String("cases", "bench/realbugs/cases.json", "the case list")
+	cases := flag.String("cases", "bench/realbugs/cases.json", "the case list, or several, comma-separated, measured as one")
 	verbose := flag.Bool("v", false, "print each case's figures and misses")
 	only := flag.String("only", "", "measure only the case with this id")
 	flag.IntVar(&verboseBudget, "vbudget", 16384, "the budget whose misses -v prints")

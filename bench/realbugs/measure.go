@@ -302,7 +302,7 @@ func measureOne(ctx context.Context, root, query string, ch *change, label strin
 		for _, who := range []string{"look:files", "look:names"} {
 			seen := copyShown(shown)
 			plan := scriptedPlan(ix, prompt, ch, who == "look:names")
-			looked(seen, ix.Look(agent.AroundPlan(ranked, &plan, seen), seen, agent.LookBudget))
+			looked(seen, ix.Look(agent.AroundPlan(ranked, &plan, seen), seen, agent.LookBudget(lookWindow(b))))
 			res := score(seen, ch)
 			res.missed, res.kinds = whyMissed(ix, seen, ch)
 			out[key{who: who, budget: b}] = res
@@ -347,6 +347,22 @@ func reproduced(ctx context.Context, ix *repoctx.Index, rep *reproduction, ch *c
 	res := score(shown, ch)
 	res.missed, res.kinds = whyMissed(ix, shown, ch)
 	return res, nil
+}
+
+// lookWindow is the model's context window the look rows at budget b
+// stand for: the one whose pack is b tokens when b is less than the
+// largest pack (agent.ContextBudget), so the look has what that window
+// leaves; else 0, a window with room for the look's largest budget (as a
+// model of 32k tokens has, its window not set: agent.LookBudget).
+func lookWindow(b int) int {
+	if b >= agent.ContextBudget(0) {
+		return 0
+	}
+	w := b
+	for agent.ContextBudget(w) < b {
+		w++
+	}
+	return w
 }
 
 // copyShown is a copy of shown to add a look's chunks to.

@@ -22,9 +22,28 @@ const (
 	// MaxLook is how many "look" requests a plan may make; more are
 	// dropped, and the model is told.
 	MaxLook = 6
-	// LookBudget bounds what the look step shows, in tokens.
-	LookBudget = 3072
+	// lookBase is what the look step may show in any window: the
+	// conversation's reserve (reservedTokens) holds it.
+	lookBase = 3072
+	// maxLookTokens bounds what it shows in a window with room past it.
+	maxLookTokens = 6144
 )
+
+// LookBudget is what the look step may show, in tokens, for a model whose
+// context window is window: lookBase, and what the window leaves past the
+// pack, the reply, the conversation's reserve and a reproduction's rerank
+// (maxRerank), up to maxLookTokens in all. That is lookBase up to a
+// 25,600-token window and maxLookTokens from 28,672; maxLookTokens when the
+// window is not known, as the pack is then the largest too. On the
+// real-bug benchmark the look's second 3,072 tokens show every fixed line
+// of more cases (bench/realbugs, "The look step's budget and the window").
+func LookBudget(window int) int {
+	if window <= 0 {
+		return maxLookTokens
+	}
+	past := window - ContextBudget(window) - patchReplyTokens - reservedTokens - maxRerank
+	return lookBase + max(0, min(maxLookTokens-lookBase, past))
+}
 
 // LookEvent is a session event: what the look step was asked and what it
 // showed. Replay reproduces it from the recorded plan.
@@ -78,7 +97,7 @@ func (r *run) look(p *Plan) string {
 	if len(reqs) == 0 {
 		return ""
 	}
-	l := r.index.Look(reqs, r.shown, LookBudget)
+	l := r.index.Look(reqs, r.shown, LookBudget(r.window()))
 	r.record("look", LookEvent{Requests: reqs, Dropped: dropped, Items: l.Items, Tokens: l.Tokens})
 	if !news(l.Items) && len(dropped) == 0 {
 		return "" // all of it is in the pack already

@@ -60,7 +60,7 @@ func TestLookShowsWhatThePlanAsksFor(t *testing.T) {
 	if !strings.Contains(ask, "func Item9() int {") {
 		t.Errorf("the plan's target in a file the pack left out is not shown:\n%s", ask)
 	}
-	if ev.Requests[0] != "price/price.go:Discount" || ev.Requests[1] != "catalog/catalog.go:Item9" || len(ev.Dropped) != 1 || ev.Dropped[0] != "main.go:7-12" || ev.Tokens <= 0 || ev.Tokens > LookBudget {
+	if ev.Requests[0] != "price/price.go:Discount" || ev.Requests[1] != "catalog/catalog.go:Item9" || len(ev.Dropped) != 1 || ev.Dropped[0] != "main.go:7-12" || ev.Tokens <= 0 || ev.Tokens > LookBudget(32768) {
 		t.Errorf("look event = %+v", ev)
 	}
 
@@ -471,6 +471,54 @@ func TestAReproductionRanksTheCodeAgain(t *testing.T) {
 		t.Errorf("look events of stages %q, want a rerank", stages)
 	}
 	replaysLooksOf(t, h, lookEvents(t, h.events()), addQuarterReports, quarterOffTask, true)
+}
+
+// TestLookBudget: the look has lookBase in any window, and what the window
+// leaves past the pack, the reply, the reserve and the rerank, up to
+// maxLookTokens.
+func TestLookBudget(t *testing.T) {
+	for _, c := range []struct{ window, want int }{
+		{0, 6144}, // not known: the pack is the largest too
+		{4096, 3072},
+		{18432, 3072}, // an 8k pack
+		{25600, 3072}, // the rerank takes what is left
+		{27648, 5120}, // 27648 - 12288 - 4096 - 6144 - 3072 more
+		{28672, 6144},
+		{131072, 6144},
+	} {
+		if got := LookBudget(c.window); got != c.want {
+			t.Errorf("LookBudget(%d) = %d, want %d", c.window, got, c.want)
+		}
+	}
+}
+
+// TestALargeWindowLooksFurther: a model whose window has room past the
+// pack is shown more of what its plan asks to see than one whose window
+// the pack fills.
+func TestALargeWindowLooksFurther(t *testing.T) {
+	t.Parallel()
+	const plan = `{"files": ["price/price.go"], "steps": ["Divide by 100."],
+ "look": ["ledger/ledger.go:1-250", "ledger/ledger.go:251-500", "ledger/ledger.go:501-750", "ledger/ledger.go:751-1000"]}`
+	for _, c := range []struct {
+		numCtx   int
+		min, max int
+	}{
+		{18432, 1, 3072},    // the pack takes what the reply and the reserve leave
+		{32768, 3073, 6144}, // the harness's model, num_ctx chosen per request
+	} {
+		h := newHarness(t, "shop")
+		h.cfg.Ollama.NumCtx = c.numCtx
+		commitFile(t, h.repo, "ledger/ledger.go", smallFuncs("// Package ledger keeps entries.\npackage ledger\n", 400,
+			"\n// Entry%[1]d returns the amount of entry %[1]d.\nfunc Entry%[1]d() int {\n\treturn %[2]d\n}\n", 3))
+		h.srv.Script(testModel, ollamafake.Text(plan), ollamafake.Text(reply(t, "shop-fix.sr")))
+		if res := h.run(context.Background(), failingTask); res.Result != Fixed {
+			t.Fatalf("num_ctx %d: result %s (%s)\n%s", c.numCtx, res.Result, res.StopDetail, h.log.String())
+		}
+		got := lookEvents(t, h.events())
+		if len(got) != 1 || got[0].Tokens < c.min || got[0].Tokens > c.max {
+			t.Errorf("num_ctx %d: look events %+v, want one of %d to %d tokens", c.numCtx, got, c.min, c.max)
+		}
+	}
 }
 
 // TestRerankBudget: a reproduction's rerank has what the window leaves

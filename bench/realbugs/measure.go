@@ -165,7 +165,10 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 			// tests, which stand for the model's.
 			var rep *reproduction
 			if kind == "failing" && c.Issue != "" {
-				rep = &reproduction{issue: issueText(c), failures: failuresIn(c.Failing, root), written: fix.testFiles}
+				if err := gitInit(trees["issue"]); err != nil {
+					return err
+				}
+				rep = &reproduction{issue: issueText(c), issueRoot: mods["issue"], failures: failuresIn(c.Failing, root), written: fix.testFiles}
 			}
 			res, err := measureOne(ctx, root, query, fix, c.ID+" "+kind, rep)
 			if err != nil {
@@ -229,13 +232,15 @@ func issueText(c Case) string {
 	return c.Issue
 }
 
-// reproduction is an issue reproduced: its text, what verify makes of the
+// reproduction is an issue reproduced: its text, the tree it was packed
+// from before the tests were written (issueRoot), what verify makes of the
 // reproducing tests' failing output, and the files they are in, written
 // by the model.
 type reproduction struct {
-	issue    string
-	failures []verify.Failure
-	written  []string
+	issue     string
+	issueRoot string
+	failures  []verify.Failure
+	written   []string
 }
 
 // failuresIn is what verify makes of a case's failing output (go test's,
@@ -319,19 +324,25 @@ func measureOne(ctx context.Context, root, query string, ch *change, label strin
 }
 
 // reproduced is what the agent shows at budget b once rep's tests
-// reproduce its issue: the engine's pack of the issue, then the places the
-// failures point at (agent.FailurePlaces), then the parts of the
-// failures' own pack still not shown (agent.UnseenParts), the files
-// written left out.
+// reproduce its issue: the engine's pack of the issue, made on the tree
+// without the tests as the agent's is made before the model writes one,
+// then the places the failures point at (agent.FailurePlaces), then the
+// parts of the failures' own pack still not shown (agent.UnseenParts),
+// the files written left out. The two trees differ in the files written
+// only, so the first pack's lines are the same in ix's tree.
 func reproduced(ctx context.Context, ix *repoctx.Index, rep *reproduction, ch *change, b int) (result, error) {
-	pack := func(q string) (*repoctx.Pack, error) {
+	pack := func(ix *repoctx.Index, q string) (*repoctx.Pack, error) {
 		ranked, err := ix.Rank(ctx, q)
 		if err != nil {
 			return nil, err
 		}
 		return ranked.Pack(ctx, repoctx.Options{Budget: b})
 	}
-	p, err := pack(rep.issue)
+	before, err := repoctx.Open(ctx, rep.issueRoot)
+	if err != nil {
+		return result{}, err
+	}
+	p, err := pack(before, rep.issue)
 	if err != nil {
 		return result{}, err
 	}
@@ -340,10 +351,10 @@ func reproduced(ctx context.Context, ix *repoctx.Index, rep *reproduction, ch *c
 		shown[f.Path] = append([]repoctx.Chunk(nil), f.Chunks...)
 	}
 	looked(shown, ix.Look(agent.FailurePlaces(ix, ix.Root(), rep.failures, rep.written, shown), shown, agent.FailureLookBudget))
-	if p, err = pack(agent.FailuresQuery(rep.failures)); err != nil {
+	if p, err = pack(ix, agent.FailuresQuery(rep.failures)); err != nil {
 		return result{}, err
 	}
-	looked(shown, ix.Look(agent.UnseenParts(p, rep.written, shown), shown, agent.RerankBudget(0)))
+	looked(shown, ix.Look(agent.UnseenParts(p, rep.written, shown), shown, agent.RerankBudget(lookWindow(b))))
 	res := score(shown, ch)
 	res.missed, res.kinds = whyMissed(ix, shown, ch)
 	return res, nil
@@ -351,9 +362,10 @@ func reproduced(ctx context.Context, ix *repoctx.Index, rep *reproduction, ch *c
 
 // lookWindow is the model's context window the look rows at budget b
 // stand for: the one whose pack is b tokens when b is less than the
-// largest pack (agent.ContextBudget), so the look has what that window
-// leaves; else 0, a window with room for the look's largest budget (as a
-// model of 32k tokens has, its window not set: agent.LookBudget).
+// largest pack (agent.ContextBudget), so the look and the rerank have
+// what that window leaves; else 0, a window with room for their largest
+// budgets (as a model of 32k tokens has, its window not set:
+// agent.LookBudget, agent.RerankBudget).
 func lookWindow(b int) int {
 	if b >= agent.ContextBudget(0) {
 		return 0

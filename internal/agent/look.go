@@ -31,18 +31,18 @@ const (
 
 // LookBudget is what the look step may show, in tokens, for a model whose
 // context window is window: lookBase, and what the window leaves past the
-// pack, the reply, the conversation's reserve and a reproduction's rerank
-// (maxRerank), up to maxLookTokens in all. That is lookBase up to a
-// 25,600-token window and maxLookTokens from 28,672; maxLookTokens when the
-// window is not known, as the pack is then the largest too. On the
-// real-bug benchmark the look's second 3,072 tokens show every fixed line
-// of more cases (bench/realbugs, "The look step's budget and the window").
+// pack, the reply, the conversation's reserve and the first share of a
+// reproduction's rerank (see RerankBudget), up to maxLookTokens in all.
+// That is lookBase up to a 25,600-token window and maxLookTokens from
+// 28,672; maxLookTokens when the window is not known, as the pack is then
+// the largest too. On the real-bug benchmark the look's second 3,072
+// tokens show every fixed line of more cases (bench/realbugs, "The look
+// step's budget and the window").
 func LookBudget(window int) int {
 	if window <= 0 {
 		return maxLookTokens
 	}
-	past := window - ContextBudget(window) - patchReplyTokens - reservedTokens - maxRerank
-	return lookBase + max(0, min(maxLookTokens-lookBase, past))
+	return lookBase + clamp(spareTokens(window)-rerankBase, maxLookTokens-lookBase)
 }
 
 // LookEvent is a session event: what the look step was asked and what it
@@ -263,20 +263,43 @@ func shownLine(chunks []repoctx.Chunk, line int) bool {
 	return false
 }
 
-// maxRerank bounds what a reproduction's rerank shows, in tokens.
-const maxRerank = 3072
+// What a reproduction's rerank shows, in tokens: rerankBase first of what
+// the window leaves past the pack, and up to maxRerank once the look step
+// has its share too.
+const (
+	rerankBase = 3072
+	maxRerank  = 6144
+)
 
 const rerankHeader = "Your test's failure also points to this code (line numbers on the left, as above):\n"
 
 // RerankBudget is what a reproduction's rerank may show, in tokens, for a
-// model whose context window is window: what the window leaves past the
-// pack, the reply and the conversation's reserve, at most maxRerank (all
-// of it when the window is not known, as the pack is then the largest).
+// model whose context window is window. What the window leaves past the
+// pack, the reply and the conversation's reserve (spare) goes first to
+// the rerank, up to rerankBase, then to the look step (LookBudget), up to
+// its maxLookTokens, then to the rerank again, up to maxRerank in all: none
+// up to a 22,528-token window, rerankBase from 25,600, maxRerank from
+// 31,744, and maxRerank when the window is not known, as the pack is then
+// the largest too. On the real-bug benchmark the rerank's second 3,072
+// tokens show every fixed line of more cases (bench/realbugs, "The look
+// step's budget and the window").
 func RerankBudget(window int) int {
 	if window <= 0 {
 		return maxRerank
 	}
-	return max(0, min(maxRerank, window-ContextBudget(window)-patchReplyTokens-reservedTokens))
+	spare := spareTokens(window)
+	return clamp(spare, rerankBase) + clamp(spare-rerankBase-(maxLookTokens-lookBase), maxRerank-rerankBase)
+}
+
+// spareTokens is what a window leaves past the pack, the reply and the
+// conversation's reserve.
+func spareTokens(window int) int {
+	return window - ContextBudget(window) - patchReplyTokens - reservedTokens
+}
+
+// clamp is n within 0 and most.
+func clamp(n, most int) int {
+	return max(0, min(most, n))
 }
 
 // minRerank is the least rerank budget worth a second ranking.

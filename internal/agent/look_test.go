@@ -522,14 +522,19 @@ func TestALargeWindowLooksFurther(t *testing.T) {
 }
 
 // TestRerankBudget: a reproduction's rerank has what the window leaves
-// past the largest pack, the reply and the conversation's reserve.
+// past the largest pack, the reply and the conversation's reserve, and
+// shares it with the look step.
 func TestRerankBudget(t *testing.T) {
 	for _, c := range []struct{ window, want int }{
-		{0, 3072},     // not known: the pack is the largest too
+		{0, 6144},     // not known: the pack is the largest too
 		{11000, 0},    // the smallest pack
 		{20000, 0},    // the pack takes what the reserve leaves
 		{24000, 1472}, // 24000 - 12288 - 4096 - 6144
-		{32768, 3072},
+		{25600, 3072},
+		{28672, 3072}, // the look step has the next 3072
+		{30720, 5120},
+		{31744, 6144},
+		{131072, 6144},
 	} {
 		if got := RerankBudget(c.window); got != c.want {
 			t.Errorf("RerankBudget(%d) = %d, want %d", c.window, got, c.want)

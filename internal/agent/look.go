@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentfix/agentfix/internal/llm"
 	"github.com/agentfix/agentfix/internal/repoctx"
 	"github.com/agentfix/agentfix/internal/verify"
 )
@@ -31,8 +32,8 @@ const (
 
 // LookBudget is what the look step may show, in tokens, for a model whose
 // context window is window: lookBase, and what the window leaves past the
-// pack, the reply, the conversation's reserve and the first share of a
-// reproduction's rerank (see RerankBudget), up to maxLookTokens in all.
+// pack, the reply, the conversation's reserve and a reproduction's rerank
+// (see RerankBudget), up to maxLookTokens in all.
 // That is lookBase up to a 25,600-token window and maxLookTokens from
 // 28,672; maxLookTokens when the window is not known, as the pack is then
 // the largest too. On the real-bug benchmark the look's second 3,072
@@ -42,7 +43,7 @@ func LookBudget(window int) int {
 	if window <= 0 {
 		return maxLookTokens
 	}
-	return lookBase + clamp(spareTokens(window)-rerankBase, maxLookTokens-lookBase)
+	return lookBase + clamp(spareTokens(window)-maxRerank, maxLookTokens-lookBase)
 }
 
 // LookEvent is a session event: what the look step was asked and what it
@@ -97,7 +98,7 @@ func (r *run) look(p *Plan) string {
 	if len(reqs) == 0 {
 		return ""
 	}
-	l := r.index.Look(reqs, r.shown, LookBudget(r.window()))
+	l := r.index.Look(reqs, r.shown, r.lookRoom(p))
 	r.record("look", LookEvent{Requests: reqs, Dropped: dropped, Items: l.Items, Tokens: l.Tokens})
 	if !news(l.Items) && len(dropped) == 0 {
 		return "" // all of it is in the pack already
@@ -111,6 +112,28 @@ func (r *run) look(p *Plan) string {
 	}
 	r.logf("look: %d requests, %d tokens shown", len(reqs), l.Tokens)
 	return lookHeader + b.String() + l.Text
+}
+
+// lookRoom is the look's budget for r: LookRoom of its model's window and
+// of what the first patch request holds besides the look (the
+// conversation, the request for the plan p's edit and the reply's room).
+func (r *run) lookRoom(p *Plan) int {
+	msgs := append(slices.Clone(r.conv), user(patchMessage(r.pending, false, p)))
+	return LookRoom(r.window(), llm.WindowTokens(msgs, r.tokenizer())+patchReplyTokens)
+}
+
+// LookRoom is the look step's budget, in tokens, for a model whose window
+// is window, when the first patch request holds used tokens besides the
+// look: LookBudget, less what would take that request past the window, or
+// past the num_ctx it needs with lookBase tokens of look (llm.NumCtx: a
+// larger one makes Ollama load the model again, with room for twice the
+// tokens); never less than lookBase, which the conversation's reserve
+// holds. The look is counted as the pack is (tokens.Estimate), above what
+// a model's tokenizer counts, so it fits.
+func LookRoom(window, used int) int {
+	b := LookBudget(window)
+	room := llm.NumCtx(used+lookBase, 0, window) - used
+	return max(lookBase, min(b, room))
 }
 
 // AroundPlan are the look's requests for the files plan p will change,
@@ -263,32 +286,24 @@ func shownLine(chunks []repoctx.Chunk, line int) bool {
 	return false
 }
 
-// What a reproduction's rerank shows, in tokens: rerankBase first of what
-// the window leaves past the pack, and up to maxRerank once the look step
-// has its share too.
-const (
-	rerankBase = 3072
-	maxRerank  = 6144
-)
+// maxRerank bounds what a reproduction's rerank shows, in tokens.
+const maxRerank = 3072
 
 const rerankHeader = "Your test's failure also points to this code (line numbers on the left, as above):\n"
 
 // RerankBudget is what a reproduction's rerank may show, in tokens, for a
-// model whose context window is window. What the window leaves past the
-// pack, the reply and the conversation's reserve (spare) goes first to
-// the rerank, up to rerankBase, then to the look step (LookBudget), up to
-// its maxLookTokens, then to the rerank again, up to maxRerank in all: none
-// up to a 22,528-token window, rerankBase from 25,600, maxRerank from
-// 31,744, and maxRerank when the window is not known, as the pack is then
-// the largest too. On the real-bug benchmark the rerank's second 3,072
-// tokens show every fixed line of more cases (bench/realbugs, "The look
-// step's budget and the window").
+// model whose context window is window: what the window leaves past the
+// pack, the reply and the conversation's reserve, at most maxRerank (all
+// of it when the window is not known, as the pack is then the largest).
+// The look step has what is left after it (LookBudget). With 6,144 tokens
+// each, the prompt and the reply could pass 32,768 tokens, and a model of
+// a larger window would be asked for a num_ctx of 65,536 (llm.NumCtx
+// rounds up to a power of two): twice the memory for the same task.
 func RerankBudget(window int) int {
 	if window <= 0 {
 		return maxRerank
 	}
-	spare := spareTokens(window)
-	return clamp(spare, rerankBase) + clamp(spare-rerankBase-(maxLookTokens-lookBase), maxRerank-rerankBase)
+	return clamp(spareTokens(window), maxRerank)
 }
 
 // spareTokens is what a window leaves past the pack, the reply and the

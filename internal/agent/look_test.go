@@ -492,6 +492,24 @@ func TestLookBudget(t *testing.T) {
 	}
 }
 
+// TestLookRoom: the look's budget never takes the first patch request
+// past the window, nor past the num_ctx it needs with the base look.
+func TestLookRoom(t *testing.T) {
+	for _, c := range []struct{ window, used, want int }{
+		{32768, 18000, 6144},  // room to spare
+		{32768, 28000, 4768},  // 32768 - 28000: the window's end
+		{32768, 30000, 3072},  // the base look, which the reserve holds
+		{131072, 28000, 4768}, // not past a num_ctx of 32768
+		{131072, 30000, 6144}, // the base look needs 65536 already
+		{0, 18000, 6144},      // a window not known: num_ctx still bounds it
+		{18432, 10000, 3072},  // an 8k pack's window leaves no more
+	} {
+		if got := LookRoom(c.window, c.used); got != c.want {
+			t.Errorf("LookRoom(%d, %d) = %d, want %d", c.window, c.used, got, c.want)
+		}
+	}
+}
+
 // TestALargeWindowLooksFurther: a model whose window has room past the
 // pack is shown more of what its plan asks to see than one whose window
 // the pack fills.
@@ -522,19 +540,15 @@ func TestALargeWindowLooksFurther(t *testing.T) {
 }
 
 // TestRerankBudget: a reproduction's rerank has what the window leaves
-// past the largest pack, the reply and the conversation's reserve, and
-// shares it with the look step.
+// past the largest pack, the reply and the conversation's reserve.
 func TestRerankBudget(t *testing.T) {
 	for _, c := range []struct{ window, want int }{
-		{0, 6144},     // not known: the pack is the largest too
+		{0, 3072},     // not known: the pack is the largest too
 		{11000, 0},    // the smallest pack
 		{20000, 0},    // the pack takes what the reserve leaves
 		{24000, 1472}, // 24000 - 12288 - 4096 - 6144
-		{25600, 3072},
-		{28672, 3072}, // the look step has the next 3072
-		{30720, 5120},
-		{31744, 6144},
-		{131072, 6144},
+		{32768, 3072},
+		{131072, 3072},
 	} {
 		if got := RerankBudget(c.window); got != c.want {
 			t.Errorf("RerankBudget(%d) = %d, want %d", c.window, got, c.want)

@@ -112,10 +112,7 @@ func (r *run) chat(ctx context.Context, c chatCall) (string, error) {
 // prompt: Ollama silently drops the front of a prompt that does not fit.
 func (r *run) fit(msgs []llm.Message, maxReply int) []llm.Message {
 	window := r.window()
-	tokenizer := ""
-	if r.info != nil {
-		tokenizer = r.info.Tokenizer
-	}
+	tokenizer := r.tokenizer()
 	if window <= 0 || llm.WindowTokens(msgs, tokenizer)+maxReply <= window {
 		return msgs
 	}
@@ -129,6 +126,15 @@ func (r *run) fit(msgs []llm.Message, maxReply int) []llm.Message {
 		out = append(out[:fixed], out[fixed+n:]...)
 	}
 	return out
+}
+
+// tokenizer is the model's pre-tokenizer, as llm.WindowTokens counts by
+// it; "" when not known.
+func (r *run) tokenizer() string {
+	if r.info != nil {
+		return r.info.Tokenizer
+	}
+	return ""
 }
 
 // window is the context window requests must fit in.

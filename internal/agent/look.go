@@ -33,12 +33,12 @@ const (
 // LookBudget is what the look step may show, in tokens, for a model whose
 // context window is window: lookBase, and what the window leaves past the
 // pack, the reply, the conversation's reserve and a reproduction's rerank
-// (see RerankBudget), up to maxLookTokens in all.
-// That is lookBase up to a 25,600-token window and maxLookTokens from
-// 28,672; maxLookTokens when the window is not known, as the pack is then
-// the largest too. On the real-bug benchmark the look's second 3,072
-// tokens show every fixed line of more cases (bench/realbugs, "The look
-// step's budget and the window").
+// (see RerankBudget), up to maxLookTokens in all. That is lookBase up to
+// a 25,600-token window and maxLookTokens from 28,672; maxLookTokens when
+// the window is not known, as the pack is then the largest too. The agent
+// spends it within LookRoom. On the real-bug benchmark the look's second
+// 3,072 tokens show every fixed line of more cases (bench/realbugs, "The
+// look step's budget and the window").
 func LookBudget(window int) int {
 	if window <= 0 {
 		return maxLookTokens

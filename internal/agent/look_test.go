@@ -501,7 +501,8 @@ func TestLookRoom(t *testing.T) {
 		{32768, 30000, 3072},  // the base look, which the reserve holds
 		{131072, 28000, 4768}, // not past a num_ctx of 32768
 		{131072, 30000, 6144}, // the base look needs 65536 already
-		{0, 18000, 6144},      // a window not known: num_ctx still bounds it
+		{0, 18000, 6144},      // a window not known
+		{0, 28000, 4768},      // ... still not past a num_ctx of 32768
 		{18432, 10000, 3072},  // an 8k pack's window leaves no more
 	} {
 		if got := LookRoom(c.window, c.used); got != c.want {

@@ -68,7 +68,10 @@ type LookEvent struct {
 	Tokens int                `json:"tokens"`
 }
 
-const lookHeader = "Before you write the edit, here is what your plan needs to see (line numbers on the left, as above):\n"
+const (
+	lookHeader  = "Before you write the edit, here is what your plan needs to see (line numbers on the left, as above):\n"
+	lookDropped = "(Only the first 6 \"look\" requests are answered.)\n"
+)
 
 // look shows the model what its plan names and asks for, and records it.
 // It returns the text to say before the patch request, "" when nothing is
@@ -105,7 +108,7 @@ func (r *run) look(p *Plan) string {
 	}
 	var b strings.Builder
 	if len(dropped) > 0 {
-		b.WriteString("(Only the first 6 \"look\" requests are answered.)\n")
+		b.WriteString(lookDropped)
 	}
 	if strings.TrimSpace(l.Text) == "" {
 		return b.String()
@@ -115,10 +118,11 @@ func (r *run) look(p *Plan) string {
 }
 
 // lookRoom is the look's budget for r: LookRoom of its model's window and
-// of what the first patch request holds besides the look (the
-// conversation, the request for the plan p's edit and the reply's room).
+// of what the first patch request holds besides the look's answers (the
+// conversation, the request for the plan p's edit, the look's header and
+// the reply's room).
 func (r *run) lookRoom(p *Plan) int {
-	msgs := append(slices.Clone(r.conv), user(patchMessage(r.pending, false, p)))
+	msgs := append(slices.Clone(r.conv), user(patchMessage(append(slices.Clone(r.pending), lookHeader+lookDropped), false, p)))
 	return LookRoom(r.window(), llm.WindowTokens(msgs, r.tokenizer())+patchReplyTokens)
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfix/agentfix/internal/llm"
 	"github.com/agentfix/agentfix/internal/repoctx"
 	"github.com/agentfix/agentfix/internal/session"
 	"github.com/agentfix/agentfix/internal/testing/ollamafake"
@@ -537,6 +538,44 @@ func TestALargeWindowLooksFurther(t *testing.T) {
 		if len(got) != 1 || got[0].Tokens < c.min || got[0].Tokens > c.max {
 			t.Errorf("num_ctx %d: look events %+v, want one of %d to %d tokens", c.numCtx, got, c.min, c.max)
 		}
+	}
+}
+
+// TestALongConversationLooksWithinTheWindow: the look's extra room is
+// what the conversation leaves, so the first patch request still fits the
+// model's window (the fixed prefix, which the plan ends, cannot be cut).
+func TestALongConversationLooksWithinTheWindow(t *testing.T) {
+	t.Parallel()
+	const plan = `{"files": ["price/price.go"], "steps": ["Divide by 100."],
+ "look": ["ledger/ledger.go:1-250", "ledger/ledger.go:251-500", "ledger/ledger.go:501-750", "ledger/ledger.go:751-1000"]}`
+	h := newHarness(t, "shop")
+	commitFile(t, h.repo, "ledger/ledger.go", smallFuncs("// Package ledger keeps entries.\npackage ledger\n", 400,
+		"\n// Entry%[1]d returns the amount of entry %[1]d.\nfunc Entry%[1]d() int {\n\treturn %[2]d\n}\n", 3))
+	h.srv.Script(testModel, ollamafake.Text(plan), ollamafake.Text(reply(t, "shop-fix.sr")))
+	task := Task{Title: "Discounts are off", Body: strings.Repeat("The discount shown at checkout was not the one the catalog promised. ", 1060)}
+	if res := h.run(context.Background(), task); res.Result != Fixed {
+		t.Fatalf("result %s (%s)\n%s", res.Result, res.StopDetail, h.log.String())
+	}
+	var patch *Chat
+	for _, e := range h.events() {
+		var c Chat
+		if e.Kind == "chat" && e.Decode(&c) == nil && c.Purpose == "patch" {
+			patch = &c
+			break
+		}
+	}
+	looks := lookEvents(t, h.events())
+	if patch == nil || len(looks) != 1 {
+		t.Fatalf("patch chat %v, %d look events", patch != nil, len(looks))
+	}
+	used := llm.WindowTokens(patch.Messages, "") + patchReplyTokens
+	if used > 32768 {
+		t.Errorf("the first patch request takes %d tokens with its reply, past the model's 32768; its look took %d", used, looks[0].Tokens)
+	}
+	// The body is sized so that the conversation leaves the look more than
+	// its base and less than its most: what the test is about.
+	if n := looks[0].Tokens; n <= lookBase || n > maxLookTokens-512 {
+		t.Errorf("the look took %d tokens; the body no longer leaves it between %d and %d: resize it", n, lookBase, maxLookTokens-512)
 	}
 }
 

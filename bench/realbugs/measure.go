@@ -331,8 +331,8 @@ func measureOne(ctx context.Context, root, query string, ch *change, label strin
 // the files written left out. The two trees differ in the files written
 // only, so the first pack's lines are the same in ix's tree.
 func reproduced(ctx context.Context, ix *repoctx.Index, rep *reproduction, ch *change, b int) (result, error) {
-	pack := func(ix *repoctx.Index, q string) (*repoctx.Pack, error) {
-		ranked, err := ix.Rank(ctx, q)
+	pack := func(tree *repoctx.Index, q string) (*repoctx.Pack, error) {
+		ranked, err := tree.Rank(ctx, q)
 		if err != nil {
 			return nil, err
 		}

@@ -517,8 +517,6 @@ func TestLookRoom(t *testing.T) {
 // the pack fills.
 func TestALargeWindowLooksFurther(t *testing.T) {
 	t.Parallel()
-	const plan = `{"files": ["price/price.go"], "steps": ["Divide by 100."],
- "look": ["ledger/ledger.go:1-250", "ledger/ledger.go:251-500", "ledger/ledger.go:501-750", "ledger/ledger.go:751-1000"]}`
 	for _, c := range []struct {
 		numCtx   int
 		min, max int
@@ -528,9 +526,7 @@ func TestALargeWindowLooksFurther(t *testing.T) {
 	} {
 		h := newHarness(t, "shop")
 		h.cfg.Ollama.NumCtx = c.numCtx
-		commitFile(t, h.repo, "ledger/ledger.go", smallFuncs("// Package ledger keeps entries.\npackage ledger\n", 400,
-			"\n// Entry%[1]d returns the amount of entry %[1]d.\nfunc Entry%[1]d() int {\n\treturn %[2]d\n}\n", 3))
-		h.srv.Script(testModel, ollamafake.Text(plan), ollamafake.Text(reply(t, "shop-fix.sr")))
+		lookAtLedger(t, h)
 		if res := h.run(context.Background(), failingTask); res.Result != Fixed {
 			t.Fatalf("num_ctx %d: result %s (%s)\n%s", c.numCtx, res.Result, res.StopDetail, h.log.String())
 		}
@@ -541,17 +537,25 @@ func TestALargeWindowLooksFurther(t *testing.T) {
 	}
 }
 
+// lookAtLedger commits a 400-function ledger to h's repository and scripts
+// a plan that asks to see four 250-line ranges of it (more than the look's
+// largest budget), then the fix.
+func lookAtLedger(t *testing.T, h *harness) {
+	t.Helper()
+	commitFile(t, h.repo, "ledger/ledger.go", smallFuncs("// Package ledger keeps entries.\npackage ledger\n", 400,
+		"\n// Entry%[1]d returns the amount of entry %[1]d.\nfunc Entry%[1]d() int {\n\treturn %[2]d\n}\n", 3))
+	const plan = `{"files": ["price/price.go"], "steps": ["Divide by 100."],
+ "look": ["ledger/ledger.go:1-250", "ledger/ledger.go:251-500", "ledger/ledger.go:501-750", "ledger/ledger.go:751-1000"]}`
+	h.srv.Script(testModel, ollamafake.Text(plan), ollamafake.Text(reply(t, "shop-fix.sr")))
+}
+
 // TestALongConversationLooksWithinTheWindow: the look's extra room is
 // what the conversation leaves, so the first patch request still fits the
 // model's window (the fixed prefix, which the plan ends, cannot be cut).
 func TestALongConversationLooksWithinTheWindow(t *testing.T) {
 	t.Parallel()
-	const plan = `{"files": ["price/price.go"], "steps": ["Divide by 100."],
- "look": ["ledger/ledger.go:1-250", "ledger/ledger.go:251-500", "ledger/ledger.go:501-750", "ledger/ledger.go:751-1000"]}`
 	h := newHarness(t, "shop")
-	commitFile(t, h.repo, "ledger/ledger.go", smallFuncs("// Package ledger keeps entries.\npackage ledger\n", 400,
-		"\n// Entry%[1]d returns the amount of entry %[1]d.\nfunc Entry%[1]d() int {\n\treturn %[2]d\n}\n", 3))
-	h.srv.Script(testModel, ollamafake.Text(plan), ollamafake.Text(reply(t, "shop-fix.sr")))
+	lookAtLedger(t, h)
 	task := Task{Title: "Discounts are off", Body: strings.Repeat("The discount shown at checkout was not the one the catalog promised. ", 1060)}
 	if res := h.run(context.Background(), task); res.Result != Fixed {
 		t.Fatalf("result %s (%s)\n%s", res.Result, res.StopDetail, h.log.String())

@@ -247,3 +247,41 @@ func isGenerated(head []byte) bool {
 	}
 	return false
 }
+
+// packedLast reports whether p is packed after all the code, with what is
+// left: documentation; plain text (API dumps, changelogs and test data that
+// repeat the query's words: urfave/cli's godoc-current.txt took 10k of a
+// 16k pack); and a repository's boilerplate (a licence, notices, the
+// dotfiles of its tools), which a query's words may match but no fix of
+// its code needs.
+func packedLast(p string) bool {
+	return isDoc(p) || isText(p) || isBoilerplate(p)
+}
+
+// isDoc reports whether p is a documentation file (Markdown and the like).
+func isDoc(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".md", ".markdown", ".rst", ".adoc":
+		return true
+	}
+	return false
+}
+
+// isText reports whether p is a plain text file: prose or data, which a
+// report's words match more than the code does.
+func isText(p string) bool { return strings.EqualFold(path.Ext(p), ".txt") }
+
+// boilerplateNames are the prefixes of the upper-cased names of the files
+// of a repository's legal and ownership boilerplate.
+var boilerplateNames = []string{"LICENSE", "LICENCE", "COPYING", "NOTICE", "AUTHORS", "CONTRIBUTORS", "CODEOWNERS", "PATENTS"}
+
+// isBoilerplate reports whether p is a licence, notice or ownership file,
+// or a dotfile (.gitignore, .editorconfig, .golangci.yml).
+func isBoilerplate(p string) bool {
+	base := path.Base(p)
+	if strings.HasPrefix(base, ".") {
+		return true
+	}
+	upper := strings.ToUpper(base)
+	return slices.ContainsFunc(boilerplateNames, func(n string) bool { return strings.HasPrefix(upper, n) })
+}

@@ -1,0 +1,153 @@
+package repoctx
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// atWindow is how many lines either side of a line At shows when no
+// definition of at most atWhole lines holds it.
+const (
+	atWindow = 12
+	atWhole  = 80
+)
+
+// At is the look request that shows line of file: the lines of the
+// innermost definition that holds it when it has at most atWhole lines,
+// else the lines around it; "" when the index does not show file, or the
+// line is not in it. A failure that points at a line is shown with its
+// function.
+func (ix *Index) At(file string, line int) string {
+	p, why, _ := ix.resolve(file)
+	if why != "" || p != file {
+		return ""
+	}
+	o, why := ix.outlineShown(p)
+	if why != "" || line < 1 || line > len(o.lines) {
+		return ""
+	}
+	best := -1
+	for k, s := range o.syms {
+		if s.start <= line && line <= s.end && (best < 0 || s.end-s.start < o.syms[best].end-o.syms[best].start) {
+			best = k
+		}
+	}
+	if best >= 0 && o.syms[best].end-o.syms[best].start < atWhole {
+		return fmt.Sprintf("%s:%d-%d", p, o.syms[best].start, o.syms[best].end)
+	}
+	return fmt.Sprintf("%s:%d-%d", p, max(1, line-atWindow), min(len(o.lines), line+atWindow))
+}
+
+// Around turns a file a plan names, and the plan's text, into look
+// requests: FILE:NAME for each definition of the file the text names
+// (Type.Method or a name as a whole word), or FILE alone when it names
+// none, or nothing when the file is not in the index (a new file). A file
+// that is not in the index but has the name of one that is (the plan
+// left out its directory) is asked for as written: the answer says which
+// was meant before the model writes an edit to a file that is not there.
+func (ix *Index) Around(file, text string) []string { return ix.around(file, text, nil) }
+
+// around is Around; when the text names none of the file's definitions,
+// unnamed (when not nil) gives the requests to make before the file's.
+func (ix *Index) around(file, text string, unnamed func(p string) []string) []string {
+	p, why, _ := ix.resolve(file)
+	if why != "" {
+		if rel := path.Clean(strings.TrimPrefix(filepath.ToSlash(file), "./")); len(ix.near(rel)) > 0 {
+			return []string{file}
+		}
+		return nil
+	}
+	o, why := ix.outlineShown(p)
+	if why != "" {
+		return nil
+	}
+	words := map[string]bool{}
+	for _, w := range reIdent.FindAllString(text, -1) {
+		words[w] = true
+	}
+	for _, m := range reQualified.FindAllStringSubmatch(text, -1) {
+		words[m[1]+"."+m[2]] = true
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range o.syms {
+		name := ""
+		switch {
+		case words[s.qualName()]:
+			name = s.qualName()
+		case words[s.name] && len(s.name) > 2:
+			name = s.name
+		}
+		if name != "" && !seen[name] {
+			seen[name] = true
+			out = append(out, p+":"+name)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	if unnamed != nil {
+		out = unnamed(p)
+	}
+	return append(out, p)
+}
+
+// reQualified matches Type.Method in prose.
+var reQualified = regexp.MustCompile(`\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b`)
+
+// aroundNames is how many of a plan file's definitions the query points
+// at are asked for when the plan's steps name none of them. Look shows
+// first those whose answers fit, so a large one does not keep the small
+// ones after it out: six, taken in turn with the other plan files' (see
+// agent.AroundPlan), find more fixes than three did (bench/realbugs).
+const aroundNames = 6
+
+// Around is Index.Around, and more when the plan's steps name none of the
+// file's definitions: the definitions of it the query points at most (by
+// the ranking's parts) that shown does not hold whole, up to aroundNames,
+// best first, before the file. A model that names the file it will change
+// but not where sees the likeliest places first, not only the file's
+// outline (what a file too large to show gets).
+func (r *Ranking) Around(file, text string, shown []Chunk) []string {
+	return r.ix.around(file, text, func(p string) []string { return r.likeliest(p, shown) })
+}
+
+// likeliest are the requests FILE:NAME for the definitions of indexed
+// file p that the query points at most, not whole in shown, up to
+// aroundNames, best first.
+func (r *Ranking) likeliest(p string, shown []Chunk) []string {
+	k := sort.SearchStrings(r.ix.paths, p)
+	o := r.outlineOf(k)
+	if o == nil {
+		return nil
+	}
+	var names []string
+	for _, c := range r.candidates(k, o, false, 0) {
+		for _, s := range o.syms {
+			if c.c.StartLine < s.start || c.c.StartLine > s.end || whole(shown, s) {
+				continue
+			}
+			if q := p + ":" + s.qualName(); !slices.Contains(names, q) {
+				names = append(names, q)
+			}
+			break
+		}
+		if len(names) == aroundNames {
+			break
+		}
+	}
+	return names
+}
+
+// cutLast is strings.Cut at the last sep.
+func cutLast(s, sep string) (before, after string, found bool) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return s, "", false
+}

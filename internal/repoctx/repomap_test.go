@@ -1,6 +1,7 @@
 package repoctx
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -84,5 +85,49 @@ func TestMapCountsOnlyWhatTheCodeLeavesOut(t *testing.T) {
 	n1, _ := more(r.fileOutline(i, o, true, shown))
 	if n1 != n0-3 {
 		t.Errorf("with three of them shown: %d more, want %d", n1, n0-3)
+	}
+}
+
+// TestMapNamesTheBestFilesOtherDefinitions: the map outlines the best
+// file with 15 signatures; the rest of its definitions are named after
+// them (up to mapNamesPerFile), so that a model can ask the look step for
+// one, in the room of the last files' outlines: the map costs no more.
+func TestMapNamesTheBestFilesOtherDefinitions(t *testing.T) {
+	files := map[string]string{
+		"go.mod":            "module example.com/calc\n",
+		"calc/calc.go":      lookAlikes("calc", "step", ""),
+		"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestStep7(t *testing.T) {\n\tif got := step7(1, 2); got != 10 {\n\t\tt.Fatalf(\"step7(1, 2) = %d, want 10\", got)\n\t}\n}\n",
+	}
+	// Other files share the query's words, so the map's outlines fill it.
+	for k := range 20 {
+		files[fmt.Sprintf("other/o%d.go", k)] = lookAlikes("other", fmt.Sprintf("total%d_", k), "")
+	}
+	r := rank(t, newRepo(t, files), "--- FAIL: TestStep7 (0.00s)\n    calc_test.go:7: step7(1, 2) = 3, want 10 (total value)\nFAIL\n")
+	if best := r.ix.paths[r.order[0]]; best != "calc/calc.go" {
+		t.Fatalf("best file %s, want calc/calc.go", best)
+	}
+	limit := 1200
+	m, room := r.repoMap(limit, nil)
+	if tokens.Estimate(m) > room || room > limit {
+		t.Errorf("map costs %d tokens, its room is %d, its limit %d", tokens.Estimate(m), room, limit)
+	}
+	sec := m[strings.Index(m, "## calc/calc.go"):]
+	sec = sec[:strings.Index(sec[1:], "## ")+1]
+	_, names, ok := strings.Cut(sec, "(45 more, among them ")
+	if !ok {
+		t.Fatalf("the best file's outline names none of its other definitions:\n%s", sec)
+	}
+	listed := strings.Split(strings.TrimSuffix(strings.TrimSpace(names), ")"), ", ")
+	if len(listed) != mapNamesPerFile {
+		t.Errorf("%d names listed, want %d: %v", len(listed), mapNamesPerFile, listed)
+	}
+	for _, n := range listed {
+		if strings.Contains(sec, "func "+n+"(") {
+			t.Errorf("%s is named again after its signature", n)
+		}
+	}
+	// Only the best file's outline names them.
+	if strings.Count(m, "among them") != 1 {
+		t.Errorf("%d outlines name other definitions, want 1:\n%s", strings.Count(m, "among them"), m)
 	}
 }

@@ -1,0 +1,92 @@
+package repoctx
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestAroundAsksForAFileWhoseDirectoryThePlanLeftOut: a plan file that
+// is not in the index but has the name of one that is is asked for as
+// written, and the answer shows that one and says so; a new file is not
+// asked for.
+func TestAroundAsksForAFileWhoseDirectoryThePlanLeftOut(t *testing.T) {
+	ix, err := Open(context.Background(), newRepo(t, fixtureFiles()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := "In ParseDate, reject a day of 0."
+	if got := ix.Around("dates/parse.go", steps); len(got) != 1 || got[0] != "dates/parse.go:ParseDate" {
+		t.Errorf("Around(dates/parse.go) = %q", got)
+	}
+	if got := ix.Around("dates/leap.go", steps); got != nil {
+		t.Errorf("Around(a new file) = %q, want nothing", got)
+	}
+	got := ix.Around("parse.go", steps)
+	if len(got) != 1 || got[0] != "parse.go" {
+		t.Fatalf("Around(parse.go) = %q, want the file as written", got)
+	}
+	l := ix.Look(got, map[string][]Chunk{}, 4000)
+	if it := l.Items[0]; it.Path != "dates/parse.go" || !strings.Contains(l.Text, "(parse.go: no file parse.go; dates/parse.go is the one file of that name)") {
+		t.Errorf("the answer for parse.go: %+v\n%s", it, l.Text)
+	}
+}
+
+// TestRankingAroundAsksForWhatTheQueryPointsAt: when a plan's steps name
+// none of a file's definitions, the look asks for those the query points
+// at most that the pack did not show whole, before the file itself.
+func TestRankingAroundAsksForWhatTheQueryPointsAt(t *testing.T) {
+	repo := newRepo(t, fixtureFiles())
+	r := rank(t, repo, "big: Normalize returns the key unchanged when it is lower case")
+	got := r.Around("big/big.go", "Fix the bug.", nil)
+	if len(got) < 2 || got[0] != "big/big.go:Normalize" || got[len(got)-1] != "big/big.go" || len(got) > aroundNames+1 {
+		t.Errorf("Around, steps naming nothing = %q, want big/big.go:Normalize first, the file last", got)
+	}
+	shown := []Chunk{span(1, 400)}
+	if got := r.Around("big/big.go", "Fix the bug.", shown); len(got) != 1 || got[0] != "big/big.go" {
+		t.Errorf("Around, the file shown whole = %q, want the file alone", got)
+	}
+	if got := r.Around("big/big.go", "In Step3, add one.", nil); len(got) != 1 || got[0] != "big/big.go:Step3" {
+		t.Errorf("Around, steps naming Step3 = %q, want that alone", got)
+	}
+	if got := r.Around("big/new.go", "Fix the bug.", nil); got != nil {
+		t.Errorf("Around, a new file = %q, want nothing", got)
+	}
+}
+
+// TestAtShowsTheDefinitionOrTheLinesAround: a line is shown with the
+// definition that holds it, or with the lines around it when none does
+// or the one that does is large; a file the index does not show as named
+// is nothing.
+func TestAtShowsTheDefinitionOrTheLinesAround(t *testing.T) {
+	files := fixtureFiles()
+	var huge strings.Builder
+	huge.WriteString("package big\n\nfunc Huge(x int) int {\n")
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&huge, "\tx += %d\n", i)
+	}
+	huge.WriteString("\treturn x\n}\n")
+	files["big/huge.go"] = huge.String()
+	ix, err := Open(context.Background(), newRepo(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		file string
+		line int
+		want string
+	}{
+		{"dates/parse.go", 20, "dates/parse.go:12-27"}, // in ParseDate
+		{"dates/parse.go", 4, "dates/parse.go:1-16"},   // the imports
+		{"dates/parse.go", 34, "dates/parse.go:29-35"}, // in atoi, the last definition
+		{"big/huge.go", 60, "big/huge.go:48-72"},       // in a function of 103 lines
+		{"dates/parse.go", 36, ""},                     // past the end
+		{"parse.go", 20, ""},                           // not the path of a file
+		{"secret.env", 1, ""},                          // not in the repository
+	} {
+		if got := ix.At(c.file, c.line); got != c.want {
+			t.Errorf("At(%s, %d) = %q, want %q", c.file, c.line, got, c.want)
+		}
+	}
+}

@@ -68,10 +68,10 @@ type LookEvent struct {
 	Tokens int                `json:"tokens"`
 }
 
-const (
-	lookHeader  = "Before you write the edit, here is what your plan needs to see (line numbers on the left, as above):\n"
-	lookDropped = "(Only the first 6 \"look\" requests are answered.)\n"
-)
+const lookHeader = "Before you write the edit, here is what your plan needs to see (line numbers on the left, as above):\n"
+
+// lookDropped tells the model that its requests past MaxLook were dropped.
+var lookDropped = fmt.Sprintf("(Only the first %d \"look\" requests are answered.)\n", MaxLook)
 
 // look shows the model what its plan names and asks for, and records it.
 // It returns the text to say before the patch request, "" when nothing is

@@ -46,15 +46,18 @@ func (ix *Index) At(file string, line int) string {
 // Around turns a file a plan names, and the plan's text, into look
 // requests: FILE:NAME for each definition of the file the text names
 // (Type.Method or a name as a whole word), or FILE alone when it names
-// none, or nothing when the file is not in the index (a new file). A file
-// that is not in the index but has the name of one that is (the plan
-// left out its directory) is asked for as written: the answer says which
-// was meant before the model writes an edit to a file that is not there.
-func (ix *Index) Around(file, text string) []string { return ix.around(file, text, nil) }
+// none, or nothing when the file is not in the index (a new file). A Go
+// file's package clause and imports come after its definitions, before
+// the file (FILE:1-12, see importsRequest). A file that is not in the
+// index but has the name of one that is (the plan left out its directory)
+// is asked for as written: the answer says which was meant before the
+// model writes an edit to a file that is not there.
+func (ix *Index) Around(file, text string) []string { return ix.around(file, text, nil, nil) }
 
-// around is Around; when the text names none of the file's definitions,
-// unnamed (when not nil) gives the requests to make before the file's.
-func (ix *Index) around(file, text string, unnamed func(p string) []string) []string {
+// around is Around, the imports left out when shown holds them; when the
+// text names none of the file's definitions, unnamed (when not nil) gives
+// the requests to make before the file's.
+func (ix *Index) around(file, text string, shown []Chunk, unnamed func(p string) []string) []string {
 	p, why, _ := ix.resolve(file)
 	if why != "" {
 		if rel := path.Clean(strings.TrimPrefix(filepath.ToSlash(file), "./")); len(ix.near(rel)) > 0 {
@@ -88,13 +91,30 @@ func (ix *Index) around(file, text string, unnamed func(p string) []string) []st
 			out = append(out, p+":"+name)
 		}
 	}
+	imports := importsRequest(p, o, shown)
 	if len(out) > 0 {
-		return out
+		return append(out, imports...)
 	}
 	if unnamed != nil {
 		out = unnamed(p)
 	}
-	return append(out, p)
+	return append(append(out, imports...), p)
+}
+
+// importsRequest is the look request for Go file p's package clause and
+// imports when it has an import block of at most MaxLookRange lines and
+// shown does not hold it: a patch that adds or drops an import must see
+// the block it edits, and the pack shows it only with the files it shows
+// first (see Pack).
+func importsRequest(p string, o *outline, shown []Chunk) []string {
+	if o.importsTo <= o.importsFrom || o.importsTo-o.importsFrom >= MaxLookRange {
+		return nil
+	}
+	c := span(o.importsFrom, o.importsTo)
+	if len(unseen([]Chunk{c}, shown)) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s:%d-%d", p, c.StartLine, c.EndLine)}
 }
 
 // reQualified matches Type.Method in prose.
@@ -114,7 +134,7 @@ const aroundNames = 6
 // but not where sees the likeliest places first, not only the file's
 // outline (what a file too large to show gets).
 func (r *Ranking) Around(file, text string, shown []Chunk) []string {
-	return r.ix.around(file, text, func(p string) []string { return r.likeliest(p, shown) })
+	return r.ix.around(file, text, shown, func(p string) []string { return r.likeliest(p, shown) })
 }
 
 // likeliest are the requests FILE:NAME for the definitions of indexed

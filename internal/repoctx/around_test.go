@@ -3,6 +3,7 @@ package repoctx
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -17,8 +18,8 @@ func TestAroundAsksForAFileWhoseDirectoryThePlanLeftOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	steps := "In ParseDate, reject a day of 0."
-	if got := ix.Around("dates/parse.go", steps); len(got) != 1 || got[0] != "dates/parse.go:ParseDate" {
-		t.Errorf("Around(dates/parse.go) = %q", got)
+	if got := ix.Around("dates/parse.go", steps); len(got) != 2 || got[0] != "dates/parse.go:ParseDate" || got[1] != "dates/parse.go:2-4" {
+		t.Errorf("Around(dates/parse.go) = %q, want ParseDate, then the package clause and imports", got)
 	}
 	if got := ix.Around("dates/leap.go", steps); got != nil {
 		t.Errorf("Around(a new file) = %q, want nothing", got)
@@ -52,6 +53,39 @@ func TestRankingAroundAsksForWhatTheQueryPointsAt(t *testing.T) {
 	}
 	if got := r.Around("big/new.go", "Fix the bug.", nil); got != nil {
 		t.Errorf("Around, a new file = %q, want nothing", got)
+	}
+}
+
+// TestAroundAsksForTheImportsAPatchEdits: the package clause and imports
+// of a Go file the plan will change come after its definitions and before
+// the file, unless the pack shows them; a file without an import block
+// and a file that is not Go get none; the answer shows the block.
+func TestAroundAsksForTheImportsAPatchEdits(t *testing.T) {
+	files := fixtureFiles()
+	files["wire/conn.go"] = "// Package wire speaks the protocol.\npackage wire\n\nimport (\n\t\"bufio\"\n\t\"net\"\n)\n\n" +
+		"// Dial opens a connection.\nfunc Dial(addr string) (*bufio.Reader, error) {\n\tc, err := net.Dial(\"tcp\", addr)\n\tif err != nil {\n\t\treturn nil, err\n\t}\n\treturn bufio.NewReader(c), nil\n}\n"
+	files["wire/notes.py"] = "import os\n\n\ndef dial(addr):\n    return os.getenv(addr)\n"
+	repo := newRepo(t, files)
+	r := rank(t, repo, "wire: Dial fails on an address with a zone")
+	if got := r.Around("wire/conn.go", "In Dial, keep the zone.", nil); !slices.Equal(got, []string{"wire/conn.go:Dial", "wire/conn.go:2-7"}) {
+		t.Errorf("Around, steps naming Dial = %q, want Dial, then lines 2-7", got)
+	}
+	got := r.Around("wire/conn.go", "Fix the bug.", nil)
+	if len(got) < 3 || got[len(got)-2] != "wire/conn.go:2-7" || got[len(got)-1] != "wire/conn.go" {
+		t.Errorf("Around, steps naming nothing = %q, want the imports just before the file", got)
+	}
+	if got := r.Around("wire/conn.go", "In Dial, keep the zone.", []Chunk{span(1, 8)}); !slices.Equal(got, []string{"wire/conn.go:Dial"}) {
+		t.Errorf("Around, the imports shown = %q, want Dial alone", got)
+	}
+	if got := r.Around("big/big.go", "In Step3, add one.", nil); !slices.Equal(got, []string{"big/big.go:Step3"}) {
+		t.Errorf("Around, a file without imports = %q, want Step3 alone", got)
+	}
+	if got := r.Around("wire/notes.py", "In dial, keep the zone.", nil); !slices.Equal(got, []string{"wire/notes.py:dial"}) {
+		t.Errorf("Around, a Python file = %q, want dial alone", got)
+	}
+	l := r.ix.Look([]string{"wire/conn.go:Dial", "wire/conn.go:2-7"}, map[string][]Chunk{}, 4000)
+	if !strings.Contains(l.Text, "\"net\"") || l.Items[1].Error != "" {
+		t.Errorf("the look at the imports does not show them: %+v\n%s", l.Items, l.Text)
 	}
 }
 

@@ -2,10 +2,12 @@ package repoctx
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -64,5 +66,20 @@ func TestCallsIsContains(t *testing.T) {
 	}
 	if found == 0 || found == compared {
 		t.Fatalf("%d of %d names called: nothing compared", found, compared)
+	}
+}
+
+// TestDirDefsListsEachFileOnce: a file defining twenty methods of one
+// name is one file to read for it, not twenty (follow reads all of a
+// file's definitions of the name at once).
+func TestDirDefsListsEachFileOnce(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package ast\n\n")
+	for k := range 20 {
+		fmt.Fprintf(&b, "func (n *Node%d) format() string { return \"%d\" }\n\n", k, k)
+	}
+	defs := dirDefs([]dirFile{{0, "ast/nodes.go", []byte(b.String())}, {1, "ast/module.go", []byte("package ast\n\nfunc (m *Module) format() string { return \"\" }\n")}})
+	if got := defs["format"]; !slices.Equal(got, []int{0, 1}) {
+		t.Errorf("format is defined in files %v, want [0 1]", got)
 	}
 }

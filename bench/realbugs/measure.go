@@ -305,7 +305,8 @@ func measureOne(ctx context.Context, root, query string, ch *change, label strin
 		for _, who := range []string{"look:files", "look:names"} {
 			seen := copyShown(shown)
 			plan := scriptedPlan(ix, prompt, ch, who == "look:names")
-			looked(seen, ix.Look(agent.AroundPlan(ranked, &plan, seen), seen, agent.LookBudget(lookWindow(b))))
+			l, _, _ := agent.PlanLook(ix, ranked, &plan, seen, agent.LookBudget(lookWindow(b)))
+			looked(seen, l)
 			res := score(seen, ch)
 			res.missed, res.kinds = whyMissed(ix, seen, ch)
 			out[key{who: who, budget: b}] = res

@@ -75,28 +75,10 @@ func (r *run) look(p *Plan) string {
 	if r.index == nil {
 		return ""
 	}
-	var reqs []string
-	seen := map[string]bool{}
-	add := func(q string) {
-		if q = strings.TrimSpace(q); q != "" && !seen[q] {
-			seen[q] = true
-			reqs = append(reqs, q)
-		}
-	}
-	for _, q := range AroundPlan(r.ranked, p, r.shown) {
-		add(q)
-	}
-	asked, dropped := p.Look, []string(nil)
-	if len(asked) > MaxLook {
-		asked, dropped = asked[:MaxLook], asked[MaxLook:]
-	}
-	for _, q := range asked {
-		add(q)
-	}
+	l, reqs, dropped := PlanLook(r.index, r.ranked, p, r.shown, r.lookRoom(p))
 	if len(reqs) == 0 {
 		return ""
 	}
-	l := r.index.Look(reqs, r.shown, r.lookRoom(p))
 	r.record("look", LookEvent{Requests: reqs, Dropped: dropped, Items: l.Items, Tokens: l.Tokens})
 	if !news(l.Items) && len(dropped) == 0 {
 		return "" // all of it is in the pack already
@@ -110,6 +92,59 @@ func (r *run) look(p *Plan) string {
 	}
 	r.logf("look: %d requests, %d tokens shown", len(reqs), l.Tokens)
 	return lookHeader + b.String() + l.Text
+}
+
+// besideNames is how many of the likeliest places of a plan file whose
+// definitions the steps name, other than those, the look shows after
+// what the plan asks for (see PlanLook).
+const besideNames = 2
+
+// PlanLook is the look at plan p, within budget tokens, of index ix and
+// ranking ranked, shown being what the model has seen (it gains what the
+// look shows). First AroundPlan's requests and the plan's own "look" list
+// (its first MaxLook; the rest are dropped); then, within what they leave,
+// BesidePlan's, one at a time, each shown only when some of it fits: a plan
+// that names the wrong function of the right file still sees the likeliest
+// place, and what the plan named never waits for it. It returns the look,
+// the requests it answered, and those it dropped.
+func PlanLook(ix *repoctx.Index, ranked *repoctx.Ranking, p *Plan, shown map[string][]repoctx.Chunk, budget int) (l *repoctx.Look, reqs, dropped []string) {
+	seen := map[string]bool{}
+	add := func(q string) {
+		if q = strings.TrimSpace(q); q != "" && !seen[q] {
+			seen[q] = true
+			reqs = append(reqs, q)
+		}
+	}
+	beside := BesidePlan(ranked, p, shown)
+	for _, q := range AroundPlan(ranked, p, shown) {
+		add(q)
+	}
+	asked := p.Look
+	if len(asked) > MaxLook {
+		asked, dropped = asked[:MaxLook], asked[MaxLook:]
+	}
+	for _, q := range asked {
+		add(q)
+	}
+	l = &repoctx.Look{}
+	if len(reqs) > 0 {
+		l = ix.Look(reqs, shown, budget)
+	}
+	for _, q := range beside {
+		if seen[q] || l.Tokens >= budget {
+			continue
+		}
+		more := ix.Look([]string{q}, shown, budget-l.Tokens)
+		if it := more.Items[0]; it.Error != "" || it.Seen {
+			continue
+		}
+		seen[q] = true
+		reqs = append(reqs, q)
+		l.Items = append(l.Items, more.Items...)
+		l.Text += more.Text
+		l.Tokens += more.Tokens
+	}
+	return l, reqs, dropped
 }
 
 // lookRoom is the look's budget for r: LookRoom of its model's window and
@@ -148,6 +183,24 @@ func AroundPlan(ranked *repoctx.Ranking, p *Plan, shown map[string][]repoctx.Chu
 	for _, f := range p.Files {
 		places = append(places, ranked.Around(f, text, shown[f]))
 	}
+	return inTurn(places)
+}
+
+// BesidePlan are the likeliest places of the files plan p will change
+// whose definitions its steps name, other than those (at most besideNames
+// of each, repoctx.Ranking.Beside), taken in turn across the files.
+func BesidePlan(ranked *repoctx.Ranking, p *Plan, shown map[string][]repoctx.Chunk) []string {
+	text := strings.Join(p.Steps, "\n")
+	var places [][]string
+	for _, f := range p.Files {
+		places = append(places, ranked.Beside(f, text, shown[f], besideNames))
+	}
+	return inTurn(places)
+}
+
+// inTurn are the places of each file taken in turn: the first of each
+// file, then the second of each, and so on.
+func inTurn(places [][]string) []string {
 	var out []string
 	for k := 0; ; k++ {
 		more := false

@@ -163,27 +163,16 @@ func TestLookSaysWhichFileAPlanMeant(t *testing.T) {
 // lesser places of the first (whose answers would fill the look budget).
 func TestAroundPlanTakesEachFileInTurn(t *testing.T) {
 	t.Parallel()
-	repo := t.TempDir()
+	files := map[string]string{}
 	for _, f := range []string{"a", "b"} {
 		var src strings.Builder
 		fmt.Fprintf(&src, "package p\n")
 		for i := range 10 {
 			fmt.Fprintf(&src, "\n// %s%d rounds the total of order %d.\nfunc %s%d(total int) int {\n\treturn total / %d\n}\n", strings.ToUpper(f), i, i, strings.ToUpper(f), i, i+1)
 		}
-		if err := os.WriteFile(filepath.Join(repo, f+".go"), []byte(src.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		files[f+".go"] = src.String()
 	}
-	gitOut(t, repo, "init", "-q")
-	gitOut(t, repo, "add", "-A")
-	ix, err := repoctx.Open(context.Background(), repo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ranked, err := ix.Rank(context.Background(), "the total of an order is rounded down")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, ranked := rankedRepo(t, files, "the total of an order is rounded down")
 	plan := &Plan{Files: []string{"a.go", "b.go"}, Steps: []string{"Round the total up."}}
 	var each [2][]string
 	for k, f := range plan.Files {
@@ -208,6 +197,84 @@ func TestAroundPlanTakesEachFileInTurn(t *testing.T) {
 	if !reflect.DeepEqual(from, each) {
 		t.Errorf("AroundPlan = %q, want a.go's %q and b.go's %q in turn", got, each[0], each[1])
 	}
+}
+
+// TestPlanLookShowsTheLikeliestPlaceBesideWhatThePlanNames: a plan that
+// names the wrong function of the right file is shown, after it, the one
+// the task points at; and the function the plan names is shown whole
+// before it, even when the likeliest place is the smaller answer and the
+// budget does not hold both (the look shows small answers first).
+func TestPlanLookShowsTheLikeliestPlaceBesideWhatThePlanNames(t *testing.T) {
+	t.Parallel()
+	var src strings.Builder
+	src.WriteString("package shop\n\n// RoundTotal rounds the total of an order down to whole cents.\nfunc RoundTotal(total float64) float64 {\n\treturn float64(int(total*100)) / 100\n}\n")
+	src.WriteString("\n// Render writes a receipt.\nfunc Render(lines []string) string {\n\tout := \"\"\n")
+	for i := range 80 {
+		fmt.Fprintf(&src, "\tif len(lines) > %d {\n\t\tout += lines[%d] + \"\\n\"\n\t}\n", i, i)
+	}
+	src.WriteString("\treturn out\n}\n")
+	for i := range 6 {
+		fmt.Fprintf(&src, "\n// Label%d names shelf %d.\nfunc Label%d() string { return \"shelf %d\" }\n", i, i, i, i)
+	}
+	ix, ranked := rankedRepo(t, map[string]string{"shop.go": src.String()}, "the total of an order is rounded up, not down")
+	plan := &Plan{Files: []string{"shop.go"}, Steps: []string{"In Render, print the total rounded."}}
+	if got := BesidePlan(ranked, plan, nil); len(got) == 0 || got[0] != "shop.go:RoundTotal" {
+		t.Fatalf("BesidePlan = %q, want shop.go:RoundTotal first", got)
+	}
+	cost := func(q string) int { return ix.Look([]string{q}, map[string][]repoctx.Chunk{}, 1<<20).Tokens }
+	render, round := cost("shop.go:Render"), cost("shop.go:RoundTotal")
+	if render < 3*round {
+		t.Fatalf("Render costs %d tokens and RoundTotal %d: the test wants Render the larger by far", render, round)
+	}
+	for _, c := range []struct {
+		budget    int
+		wantRound bool
+	}{
+		{1 << 20, true},
+		{render + round/2, false}, // both do not fit: Render whole, RoundTotal not past the budget
+	} {
+		l, reqs, _ := PlanLook(ix, ranked, plan, map[string][]repoctx.Chunk{}, c.budget)
+		var renderWhole, roundShown bool
+		for _, it := range l.Items {
+			switch it.Request {
+			case "shop.go:Render":
+				renderWhole = it.Error == "" && it.Omitted == ""
+			case "shop.go:RoundTotal":
+				roundShown = it.Error == "" && len(it.Chunks) > 0
+			}
+		}
+		if !renderWhole {
+			t.Errorf("budget %d: Render, which the plan names, is not shown whole: %+v", c.budget, l.Items)
+		}
+		if c.wantRound && (!roundShown || !strings.Contains(l.Text, "func RoundTotal(")) {
+			t.Errorf("budget %d: RoundTotal, the likeliest place, is not shown: requests %q\n%s", c.budget, reqs, l.Text)
+		}
+		if l.Tokens > c.budget {
+			t.Errorf("budget %d: the look took %d tokens", c.budget, l.Tokens)
+		}
+	}
+}
+
+// rankedRepo indexes a git repository of files and ranks it for query.
+func rankedRepo(t *testing.T, files map[string]string, query string) (*repoctx.Index, *repoctx.Ranking) {
+	t.Helper()
+	repo := t.TempDir()
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(repo, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitOut(t, repo, "init", "-q")
+	gitOut(t, repo, "add", "-A")
+	ix, err := repoctx.Open(context.Background(), repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranked, err := ix.Rank(context.Background(), query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix, ranked
 }
 
 // TestLookBudget: the look has lookBase in any window, and what the window

@@ -69,24 +69,11 @@ func (ix *Index) around(file, text string, shown []Chunk, unnamed func(p string)
 	if why != "" {
 		return nil
 	}
-	words := map[string]bool{}
-	for _, w := range reIdent.FindAllString(text, -1) {
-		words[w] = true
-	}
-	for _, m := range reQualified.FindAllStringSubmatch(text, -1) {
-		words[m[1]+"."+m[2]] = true
-	}
+	words := textWords(text)
 	var out []string
 	seen := map[string]bool{}
 	for _, s := range o.syms {
-		name := ""
-		switch {
-		case words[s.qualName()]:
-			name = s.qualName()
-		case words[s.name] && len(s.name) > 2:
-			name = s.name
-		}
-		if name != "" && !seen[name] {
+		if name := nameIn(words, s); name != "" && !seen[name] {
 			seen[name] = true
 			out = append(out, p+":"+name)
 		}
@@ -117,6 +104,31 @@ func importsRequest(p string, o *outline, shown []Chunk) []string {
 	return []string{fmt.Sprintf("%s:%d-%d", p, c.StartLine, c.EndLine)}
 }
 
+// textWords are the words of a plan's text that may name a definition:
+// its identifiers, and Type.Method.
+func textWords(text string) map[string]bool {
+	words := map[string]bool{}
+	for _, w := range reIdent.FindAllString(text, -1) {
+		words[w] = true
+	}
+	for _, m := range reQualified.FindAllStringSubmatch(text, -1) {
+		words[m[1]+"."+m[2]] = true
+	}
+	return words
+}
+
+// nameIn is how words name definition s: its Type.Method, or its name
+// alone when longer than two characters; "" when they do not.
+func nameIn(words map[string]bool, s symbol) string {
+	switch {
+	case words[s.qualName()]:
+		return s.qualName()
+	case words[s.name] && len(s.name) > 2:
+		return s.name
+	}
+	return ""
+}
+
 // reQualified matches Type.Method in prose.
 var reQualified = regexp.MustCompile(`\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b`)
 
@@ -135,6 +147,41 @@ const aroundNames = 6
 // outline (what a file too large to show gets).
 func (r *Ranking) Around(file, text string, shown []Chunk) []string {
 	return r.ix.around(file, text, shown, func(p string) []string { return r.likeliest(p, shown) })
+}
+
+// Beside are, for a file a plan names whose definitions the plan's text
+// names (see Around), the requests FILE:NAME for at most n others of its
+// definitions: those the query points at most that the text does not name
+// and shown does not hold whole, best first. A plan that names the wrong
+// function of the right file still sees the likeliest place. Nil when the
+// text names none of the file's definitions (Around asks for the likeliest
+// then), or the index does not show the file.
+func (r *Ranking) Beside(file, text string, shown []Chunk, n int) []string {
+	p, why, _ := r.ix.resolve(file)
+	if why != "" {
+		return nil
+	}
+	o, why := r.ix.outlineShown(p)
+	if why != "" {
+		return nil
+	}
+	words := textWords(text)
+	named := map[string]bool{}
+	for _, s := range o.syms {
+		if nameIn(words, s) != "" {
+			named[p+":"+s.qualName()] = true
+		}
+	}
+	if len(named) == 0 {
+		return nil
+	}
+	var out []string
+	for _, q := range r.likeliest(p, shown) {
+		if !named[q] && len(out) < n {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // likeliest are the requests FILE:NAME for the definitions of indexed

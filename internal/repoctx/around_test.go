@@ -56,6 +56,31 @@ func TestRankingAroundAsksForWhatTheQueryPointsAt(t *testing.T) {
 	}
 }
 
+// TestRankingBesideAsksForWhatTheQueryPointsAtThatThePlanDoesNotName: a
+// file whose definitions the steps name gets the likeliest others, at
+// most n, none of those named nor shown whole; a file whose steps name
+// none, or that is not there, gets none (Around asks for those).
+func TestRankingBesideAsksForWhatTheQueryPointsAtThatThePlanDoesNotName(t *testing.T) {
+	repo := newRepo(t, fixtureFiles())
+	r := rank(t, repo, "big: Normalize returns the key unchanged when it is lower case")
+	got := r.Beside("big/big.go", "In Step3, add one.", nil, 2)
+	if len(got) == 0 || len(got) > 2 || got[0] != "big/big.go:Normalize" || slices.Contains(got, "big/big.go:Step3") {
+		t.Errorf("Beside, steps naming Step3 = %q, want big/big.go:Normalize first, at most 2, not Step3", got)
+	}
+	if got := r.Beside("big/big.go", "In Normalize, fold the rest.", nil, 2); slices.Contains(got, "big/big.go:Normalize") {
+		t.Errorf("Beside, steps naming Normalize = %q, want it left out", got)
+	}
+	if got := r.Beside("big/big.go", "In Step3, add one.", []Chunk{span(1, 400)}, 2); got != nil {
+		t.Errorf("Beside, the file shown whole = %q, want nothing", got)
+	}
+	if got := r.Beside("big/big.go", "Fix the bug.", nil, 2); got != nil {
+		t.Errorf("Beside, steps naming nothing = %q, want nothing", got)
+	}
+	if got := r.Beside("big/new.go", "In Step3, add one.", nil, 2); got != nil {
+		t.Errorf("Beside, a new file = %q, want nothing", got)
+	}
+}
+
 // TestAroundAsksForTheImportsAPatchEdits: the package clause and imports
 // of a Go file the plan will change come after its definitions and before
 // the file, unless the pack shows them; a file without an import block

@@ -88,16 +88,23 @@ func (ix *Index) around(file, text string, shown []Chunk, unnamed func(p string)
 	return append(append(out, imports...), p)
 }
 
-// importsRequest is the look request for Go file p's package clause and
-// imports when it has an import block of at most MaxLookRange lines and
-// shown does not hold it: a patch that adds or drops an import must see
-// the block it edits, and the pack shows it only with the files it shows
-// first (see Pack).
+// importsRequest is the look request for file p's imports when it has
+// some, within MaxLookRange lines, and shown does not hold them: a Go
+// file's package clause and import block, another language's import
+// statements at its head (lightImports). A patch that adds or drops an
+// import must see the lines it edits, and the pack shows a Go file's
+// only with the files it shows first (see Pack).
 func importsRequest(p string, o *outline, shown []Chunk) []string {
-	if o.importsTo <= o.importsFrom || o.importsTo-o.importsFrom >= MaxLookRange {
+	from, to := o.importsFrom, o.importsTo
+	if to <= from { // not Go, or a Go file that imports nothing
+		if from, to = lightImports(p, o.lines); from == 0 {
+			return nil
+		}
+	}
+	if to-from >= MaxLookRange {
 		return nil
 	}
-	c := span(o.importsFrom, o.importsTo)
+	c := span(from, to)
 	if len(unseen([]Chunk{c}, shown)) == 0 {
 		return nil
 	}

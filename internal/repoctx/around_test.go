@@ -83,8 +83,8 @@ func TestRankingBesideAsksForWhatTheQueryPointsAtThatThePlanDoesNotName(t *testi
 
 // TestAroundAsksForTheImportsAPatchEdits: the package clause and imports
 // of a Go file the plan will change come after its definitions and before
-// the file, unless the pack shows them; a file without an import block
-// and a file that is not Go get none; the answer shows the block.
+// the file, unless the pack shows them, and so do a Python file's import
+// statements; a file without imports gets none; the answer shows them.
 func TestAroundAsksForTheImportsAPatchEdits(t *testing.T) {
 	files := fixtureFiles()
 	files["wire/conn.go"] = "// Package wire speaks the protocol.\npackage wire\n\nimport (\n\t\"bufio\"\n\t\"net\"\n)\n\n" +
@@ -105,8 +105,11 @@ func TestAroundAsksForTheImportsAPatchEdits(t *testing.T) {
 	if got := r.Around("big/big.go", "In Step3, add one.", nil); !slices.Equal(got, []string{"big/big.go:Step3"}) {
 		t.Errorf("Around, a file without imports = %q, want Step3 alone", got)
 	}
-	if got := r.Around("wire/notes.py", "In dial, keep the zone.", nil); !slices.Equal(got, []string{"wire/notes.py:dial"}) {
-		t.Errorf("Around, a Python file = %q, want dial alone", got)
+	if got := r.Around("wire/notes.py", "In dial, keep the zone.", nil); !slices.Equal(got, []string{"wire/notes.py:dial", "wire/notes.py:1-1"}) {
+		t.Errorf("Around, a Python file = %q, want dial, then its import statement", got)
+	}
+	if got := r.Around("go.mod", "Bump the go line.", nil); !slices.Equal(got, []string{"go.mod"}) {
+		t.Errorf("Around, a file of no language = %q, want the file alone", got)
 	}
 	l := r.ix.Look([]string{"wire/conn.go:Dial", "wire/conn.go:2-7"}, map[string][]Chunk{}, 4000)
 	if !strings.Contains(l.Text, "\"net\"") || l.Items[1].Error != "" {

@@ -31,15 +31,27 @@ type execTally struct {
 	cases, reached            int // reached: no site in a function not run
 	executed, skipped, noCode int
 	unmeasured                int // cases whose tests left no profile, or ran too long
+	// files are the fixed files; unrun those of them the failing tests
+	// do not lead to (see unrunFiles), in unrunCases cases.
+	files, unrun, unrunCases int
 }
 
 // execs is the run's execTally (-executed).
 var execs execTally
 
-func (t *execTally) add(runs []siteRun) {
+func (t *execTally) add(runs []siteRun, sites []Site) {
 	t.cases++
 	if reached(runs) {
 		t.reached++
+	}
+	files := map[string]bool{}
+	for _, s := range sites {
+		files[s.File] = true
+	}
+	t.files += len(files)
+	if n := len(unrunFiles(runs, sites)); n > 0 {
+		t.unrun += n
+		t.unrunCases++
 	}
 	for _, r := range runs {
 		switch r {
@@ -59,11 +71,44 @@ func reached(runs []siteRun) bool {
 	return runs != nil && !slices.Contains(runs, runSkipped)
 }
 
+// unrunFiles are the files of sites (runs[k] is sites[k]'s) the failing
+// tests do not lead to: a site of each is in a function they do not run,
+// and none in one they run. Such a file is found from their output only
+// by luck; it is what keeps the failing output's file recall short.
+func unrunFiles(runs []siteRun, sites []Site) []string {
+	ran, skipped, listed := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	var order []string
+	for k, r := range runs {
+		f := sites[k].File
+		if !listed[f] {
+			listed[f] = true
+			order = append(order, f)
+		}
+		switch r {
+		case runExecuted:
+			ran[f] = true
+		case runSkipped:
+			skipped[f] = true
+		}
+	}
+	var out []string
+	for _, f := range order {
+		if skipped[f] && !ran[f] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // runsString is a case's part of a -v line.
-func runsString(runs []siteRun) string {
+func runsString(runs []siteRun, sites []Site) string {
 	var t execTally
-	t.add(runs)
-	return fmt.Sprintf("[in functions run %d, not run %d, in none %d]", t.executed, t.skipped, t.noCode)
+	t.add(runs, sites)
+	files := ""
+	if unrun := unrunFiles(runs, sites); len(unrun) > 0 {
+		files = "; files not run: " + strings.Join(unrun, ", ")
+	}
+	return fmt.Sprintf("[in functions run %d, not run %d, in none %d%s]", t.executed, t.skipped, t.noCode, files)
 }
 
 // errNoProfile is a case's tests ending without a coverage profile, or

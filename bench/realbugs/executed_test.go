@@ -83,6 +83,19 @@ func TestName(t *testing.T) {
 	if !slices.Equal(runs, want) {
 		t.Errorf("runs = %v, want %v", runs, want)
 	}
+	// calc.go has a site in Unrun, but others in functions that ran: the
+	// tests lead to it. They do not lead to other.go.
+	if got := unrunFiles(runs, sites); !slices.Equal(got, []string{"other/other.go"}) {
+		t.Errorf("unrunFiles = %q, want other/other.go alone", got)
+	}
+	if got := runsString(runs, sites); got != "[in functions run 3, not run 2, in none 1; files not run: other/other.go]" {
+		t.Errorf("runsString = %q", got)
+	}
+	// A file named once, whichever its sites' classes and order.
+	mixed := []Site{{File: "a.go"}, {File: "a.go"}, {File: "a.go"}, {File: "b.go"}}
+	if got := unrunFiles([]siteRun{runNoCode, runSkipped, runNoCode, runExecuted}, mixed); !slices.Equal(got, []string{"a.go"}) {
+		t.Errorf("unrunFiles of a.go's sites in none, not run, none = %q, want a.go once", got)
+	}
 	// The tree measured is left as it was: the recovery is in a copy.
 	b, err := os.ReadFile(filepath.Join(root, "calc/calc_test.go"))
 	if err != nil || strings.Contains(string(b), "recover") {

@@ -124,7 +124,7 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 				return err
 			}
 			if runs != nil {
-				execs.add(runs)
+				execs.add(runs, ch.sites)
 			}
 		}
 		for _, kind := range []string{"failing", "issue"} {
@@ -203,7 +203,7 @@ func measure(cs []Case, only string, verbose bool, out io.Writer) error {
 				if verbose && k.who == verboseWho && k.budget == verboseBudget {
 					run := ""
 					if kinds[0] == "failing" && runs != nil {
-						run = "  " + runsString(runs)
+						run = "  " + runsString(runs, ch.sites)
 					}
 					fmt.Fprintf(out, "%-28s %-7s files %d/%d sites %d/%d%s  %s\n", c.ID, kinds[0], r.files, len(ch.codeFiles), r.shown, len(ch.sites), run, r.missed)
 				}
@@ -386,6 +386,8 @@ func report(out io.Writer, tallies map[key]*tally, measured int) {
 		fmt.Fprintf(out, "executed: the failing output's rows for the %d of %d cases whose every site is in a function the failing tests run (go test -cover) or in none; "+
 			"of all %d sites, %d in functions run, %d in functions not run, %d in none\n",
 			execs.reached, execs.cases, execs.executed+execs.skipped+execs.noCode, execs.executed, execs.skipped, execs.noCode)
+		fmt.Fprintf(out, "executed: of the %d fixed files, %d in %d cases have a site in a function the failing tests do not run and none in one they run\n",
+			execs.files, execs.unrun, execs.unrunCases)
 		if execs.unmeasured > 0 {
 			fmt.Fprintf(out, "executed: %d cases not measured: their tests ended without a coverage profile (a fatal error) or ran too long (stderr says which)\n", execs.unmeasured)
 		}

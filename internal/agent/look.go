@@ -52,7 +52,9 @@ type LookEvent struct {
 	Stage string `json:"stage,omitempty"`
 	Round int    `json:"round,omitempty"`
 	// Requests are what was looked up: the plan's files around its
-	// targets, then the model's own requests.
+	// targets, then the model's own requests, then the likeliest places
+	// beside the definitions the steps name that the look showed (see
+	// PlanLook).
 	Requests []string `json:"requests"`
 	// Dropped are the model's requests past MaxLook.
 	Dropped []string `json:"dropped,omitempty"`

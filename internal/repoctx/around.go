@@ -46,9 +46,9 @@ func (ix *Index) At(file string, line int) string {
 // Around turns a file a plan names, and the plan's text, into look
 // requests: FILE:NAME for each definition of the file the text names
 // (Type.Method or a name as a whole word), or FILE alone when it names
-// none, or nothing when the file is not in the index (a new file). A Go
-// file's package clause and imports come after its definitions, before
-// the file (FILE:1-12, see importsRequest). A file that is not in the
+// none, or nothing when the file is not in the index (a new file). The
+// file's imports come after its definitions, before the file (FILE:1-12,
+// see importsRequest). A file that is not in the
 // index but has the name of one that is (the plan left out its directory)
 // is asked for as written: the answer says which was meant before the
 // model writes an edit to a file that is not there.

@@ -24,8 +24,8 @@ var reImport = map[string]*regexp.Regexp{
 }
 
 // reHeadSkip matches a line the head of a file may hold before and among
-// its imports, by language family: a package clause, a shebang, a
-// preprocessor guard, a directive string, an attribute.
+// its imports, by language family: a Python comment, a package clause, a
+// shebang, a preprocessor guard, a directive string, an attribute.
 var reHeadSkip = map[string]*regexp.Regexp{
 	".py":   regexp.MustCompile(`^#`),
 	".js":   regexp.MustCompile(`^(?:#!|['"]use (?:strict|client|server)['"];?$)`),
@@ -65,7 +65,7 @@ head:
 				inBlock = ""
 			}
 			continue
-		case l == "" || strings.HasPrefix(l, "//") || (lang == ".py" && strings.HasPrefix(l, "#")):
+		case l == "" || strings.HasPrefix(l, "//"):
 			continue
 		case strings.HasPrefix(l, "/*") && lang != ".py":
 			if !strings.Contains(l[2:], "*/") {

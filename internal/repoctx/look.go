@@ -57,7 +57,8 @@ type Look struct {
 // Look shows the parts of the repository a model asked to see, within
 // budget tokens, in the order asked. A request is FILE (the whole file, or
 // its outline when it does not fit), FILE:NAME (a function, type, or
-// Type.Method), or FILE:START-END (lines, at most MaxLookRange), or a
+// Type.Method; a constant of an enumeration with the whole const block
+// it is in), or FILE:START-END (lines, at most MaxLookRange), or a
 // NAME alone; parseRequest and cleanName read the other ways models write
 // them. Only files git lists and the engine indexes are shown. Lines shown
 // already (packed, or by an earlier request) are not shown again. A

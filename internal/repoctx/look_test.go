@@ -336,3 +336,49 @@ func TestWithFilesAddsWhatAModelWrote(t *testing.T) {
 		t.Error("WithFiles changed the index it was called on")
 	}
 }
+
+func TestLookShowsAnEnumerationsConstantsTogether(t *testing.T) {
+	src := `package decl
+
+// Type is the kind of a declaration.
+type Type uint16
+
+// Type values.
+const (
+	NoDecl       Type = iota // undeclared
+	VariableDecl             // var
+	FunctionDecl             // function
+	PrivateDecl              // private class field
+)
+
+// Limits of a scope.
+const (
+	MaxDepth = 64
+	MaxNames = 1024
+)
+
+var defaultName = "x"
+`
+	ix, err := Open(context.Background(), newRepo(t, map[string]string{"decl/decl.go": src}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := ix.Look([]string{"decl/decl.go:VariableDecl", "decl/decl.go:MaxNames", "decl/decl.go:FunctionDecl"}, map[string][]Chunk{}, 4000)
+	// A value of an enumeration: the whole block, with its doc comment,
+	// so that the value after it (the one a fix may add) is seen.
+	from, to := lineOf(src, "// Type values."), lineOf(src, "PrivateDecl ")+1
+	if it := l.Items[0]; it.Error != "" || len(it.Chunks) != 1 || it.Chunks[0].StartLine != from || it.Chunks[0].EndLine != to {
+		t.Errorf("VariableDecl: %+v, want lines %d-%d, the const block", it, from, to)
+	}
+	if !strings.Contains(l.Text, "PrivateDecl") || !strings.Contains(l.Text, "NoDecl") {
+		t.Errorf("the look does not show the enumeration's other values:\n%s", l.Text)
+	}
+	// A constant of a block that does not count with iota: its line.
+	if it, n := l.Items[1], lineOf(src, "MaxNames ="); it.Error != "" || len(it.Chunks) != 1 || it.Chunks[0].StartLine != n || it.Chunks[0].EndLine != n {
+		t.Errorf("MaxNames: %+v, want line %d alone", it, n)
+	}
+	// Another value of the same enumeration: shown already.
+	if it := l.Items[2]; !it.Seen {
+		t.Errorf("FunctionDecl: %+v, want seen with the block", it)
+	}
+}

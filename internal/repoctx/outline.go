@@ -73,6 +73,11 @@ type symbol struct {
 	// fields are the field names of a struct type, and of the structs
 	// nested in it (Go only).
 	fields []string
+	// enum is, for a constant of a const ( ... ) block that counts with
+	// iota (Go only), the block's lines with its doc comment: the values
+	// of one enumeration, which a change to one of them (a value added,
+	// one renumbered) must see together. Zero otherwise.
+	enum Chunk
 }
 
 // pkgCall is a call F of the package imported as path.
@@ -221,6 +226,10 @@ func goOutline(o *outline, name string, src []byte, facts bool) bool {
 			}
 			o.syms = append(o.syms, s)
 		case *ast.GenDecl:
+			var enum Chunk
+			if d.Tok == token.CONST && d.Lparen.IsValid() && len(d.Specs) > 1 && countsWithIota(d) {
+				enum = span(docStart(o.lines, line(d.Pos())), line(d.End()))
+			}
 			for _, spec := range d.Specs {
 				var s symbol
 				switch sp := spec.(type) {
@@ -233,7 +242,7 @@ func goOutline(o *outline, name string, src []byte, facts bool) bool {
 					if len(sp.Names) == 0 {
 						continue
 					}
-					s = symbol{name: sp.Names[0].Name, sig: d.Tok.String() + " " + sp.Names[0].Name}
+					s = symbol{name: sp.Names[0].Name, sig: d.Tok.String() + " " + sp.Names[0].Name, enum: enum}
 					for _, v := range sp.Values {
 						if facts {
 							_, used := bodyNames(v, vars)
@@ -258,6 +267,26 @@ func goOutline(o *outline, name string, src []byte, facts bool) bool {
 		o.src = src
 	}
 	return true
+}
+
+// countsWithIota reports whether const block d uses iota: its values
+// are an enumeration's.
+func countsWithIota(d *ast.GenDecl) bool {
+	for _, spec := range d.Specs {
+		for _, v := range spec.(*ast.ValueSpec).Values {
+			found := false
+			ast.Inspect(v, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && id.Name == "iota" {
+					found = true
+				}
+				return !found
+			})
+			if found {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // docStart is the first line of the // comment lines right above line

@@ -284,7 +284,7 @@ func (o *outline) symbolChunks(name string) []Chunk {
 	for _, s := range o.syms {
 		switch {
 		case s.qualName() == name || (s.recv == "" && s.name == name):
-			exact = append(exact, s.shownSpan())
+			exact = append(exact, o.shownSpan(s))
 		case s.name == name:
 			methods = append(methods, span(s.start, s.end))
 		}
@@ -298,7 +298,7 @@ func (o *outline) symbolChunks(name string) []Chunk {
 				if s.name == inner && s.recv == "" && slices.ContainsFunc(o.syms, func(t symbol) bool {
 					return t.name == outer && t.start <= s.start && s.end <= t.end && t.decl < s.decl
 				}) {
-					exact = append(exact, s.shownSpan())
+					exact = append(exact, o.shownSpan(s))
 				}
 			}
 		}
@@ -319,12 +319,13 @@ func (o *outline) symbolChunks(name string) []Chunk {
 // constants shows whole (see symbol.enum).
 const maxEnumLines = 60
 
-// shownSpan is the lines a look request for s shows: its definition, or
-// for a constant of an enumeration of at most maxEnumLines lines, the
-// whole const block.
-func (s symbol) shownSpan() Chunk {
+// shownSpan is the lines a look request for s shows: its definition with
+// the comment right above it (a variable's of a var ( ... ) block too,
+// which the outline leaves out), or for a constant of an enumeration of at
+// most maxEnumLines lines, the whole const block.
+func (o *outline) shownSpan(s symbol) Chunk {
 	if s.enum.EndLine > 0 && s.enum.EndLine-s.enum.StartLine < maxEnumLines {
 		return s.enum
 	}
-	return span(s.start, s.end)
+	return span(docStart(o.lines, s.start), s.end)
 }

@@ -382,3 +382,31 @@ var defaultName = "x"
 		t.Errorf("FunctionDecl: %+v, want seen with the block", it)
 	}
 }
+
+func TestLookShowsTheCommentAboveAVariableOfABlock(t *testing.T) {
+	src := `package jose
+
+import "errors"
+
+var (
+	// ErrCryptoFailure is an error in a cryptographic primitive.
+	ErrCryptoFailure = errors.New("crypto failure")
+
+	// ErrUnsupportedKeyType says the key's type or format is not
+	// supported: an RSA key with more than two primes, say.
+	ErrUnsupportedKeyType = errors.New("unsupported key type")
+)
+`
+	ix, err := Open(context.Background(), newRepo(t, map[string]string{"jose/shared.go": src}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := ix.Look([]string{"jose/shared.go:ErrUnsupportedKeyType"}, map[string][]Chunk{}, 4000)
+	from, to := lineOf(src, "// ErrUnsupportedKeyType says"), lineOf(src, "ErrUnsupportedKeyType =")
+	if it := l.Items[0]; it.Error != "" || len(it.Chunks) != 1 || it.Chunks[0].StartLine != from || it.Chunks[0].EndLine != to {
+		t.Errorf("ErrUnsupportedKeyType: %+v, want lines %d-%d, its doc comment and its line", it, from, to)
+	}
+	if strings.Contains(l.Text, "ErrCryptoFailure") {
+		t.Errorf("the look shows the variable before it:\n%s", l.Text)
+	}
+}

@@ -53,8 +53,8 @@ type LookEvent struct {
 	Round int    `json:"round,omitempty"`
 	// Requests are what was looked up: the plan's files around its
 	// targets, then the model's own requests, then the likeliest places
-	// beside the definitions the steps name that the look showed (see
-	// PlanLook).
+	// beside the definitions the steps name, and their siblings, that the
+	// look showed (see PlanLook).
 	Requests []string `json:"requests"`
 	// Dropped are the model's requests past MaxLook.
 	Dropped []string `json:"dropped,omitempty"`
@@ -105,10 +105,12 @@ const besideNames = 2
 // ranking ranked, shown being what the model has seen (it gains what the
 // look shows). First AroundPlan's requests and the plan's own "look" list
 // (its first MaxLook; the rest are dropped); then, within what they leave,
-// BesidePlan's, one at a time, each shown only when some of it fits: a plan
-// that names the wrong function of the right file still sees the likeliest
-// place, and what the plan named never waits for it. It returns the look,
-// the requests it answered, and those it dropped.
+// BesidePlan's, then SiblingsPlan's, one at a time, each shown only when
+// some of it fits: a plan that names the wrong function of the right file
+// still sees the likeliest place, a fix made in one of several like
+// definitions is seen to belong in the others, and what the plan named
+// never waits for them. It returns the look, the requests it answered, and
+// those it dropped.
 func PlanLook(ix *repoctx.Index, ranked *repoctx.Ranking, p *Plan, shown map[string][]repoctx.Chunk, budget int) (l *repoctx.Look, reqs, dropped []string) {
 	seen := map[string]bool{}
 	add := func(q string) {
@@ -117,7 +119,7 @@ func PlanLook(ix *repoctx.Index, ranked *repoctx.Ranking, p *Plan, shown map[str
 			reqs = append(reqs, q)
 		}
 	}
-	beside := BesidePlan(ranked, p, shown)
+	beside := append(BesidePlan(ranked, p, shown), SiblingsPlan(ix, p, shown)...)
 	for _, q := range AroundPlan(ranked, p, shown) {
 		add(q)
 	}
@@ -180,24 +182,25 @@ func LookRoom(window, used int) int {
 // files and none of their definitions sees the likeliest place in each
 // before the look budget goes to the lesser ones of the first.
 func AroundPlan(ranked *repoctx.Ranking, p *Plan, shown map[string][]repoctx.Chunk) []string {
-	text := strings.Join(p.Steps, "\n")
-	var places [][]string
-	for _, f := range p.Files {
-		places = append(places, ranked.Around(f, text, shown[f]))
-	}
-	return inTurn(places)
+	return eachFile(p, func(f, text string) []string { return ranked.Around(f, text, shown[f]) })
 }
 
 // BesidePlan are the likeliest places of the files plan p will change
 // whose definitions its steps name, other than those (at most besideNames
 // of each, repoctx.Ranking.Beside), taken in turn across the files.
 func BesidePlan(ranked *repoctx.Ranking, p *Plan, shown map[string][]repoctx.Chunk) []string {
+	return eachFile(p, func(f, text string) []string { return ranked.Beside(f, text, shown[f], besideNames) })
+}
+
+// eachFile are the places of each file plan p will change, given the
+// steps' text, taken in turn across the files (see inTurn).
+func eachFile(p *Plan, places func(file, text string) []string) []string {
 	text := strings.Join(p.Steps, "\n")
-	var places [][]string
+	var all [][]string
 	for _, f := range p.Files {
-		places = append(places, ranked.Beside(f, text, shown[f], besideNames))
+		all = append(all, places(f, text))
 	}
-	return inTurn(places)
+	return inTurn(all)
 }
 
 // inTurn are the places of each file taken in turn: the first of each
@@ -227,4 +230,14 @@ func news(items []repoctx.LookItem) bool {
 		}
 	}
 	return false
+}
+
+// siblingNames is how many siblings of the definitions a plan's steps name
+// the look shows of each file, in the room left (see repoctx.Index.Siblings).
+const siblingNames = 2
+
+// SiblingsPlan are the siblings of the definitions plan p's steps name, of
+// each file it will change (repoctx.Index.Siblings), taken in turn.
+func SiblingsPlan(ix *repoctx.Index, p *Plan, shown map[string][]repoctx.Chunk) []string {
+	return eachFile(p, func(f, text string) []string { return ix.Siblings(f, text, shown[f], siblingNames) })
 }

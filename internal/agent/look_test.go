@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -383,5 +384,30 @@ func TestALongConversationLooksWithinTheWindow(t *testing.T) {
 	// its base and less than its most: what the test is about.
 	if n := looks[0].Tokens; n <= lookBase || n > maxLookTokens-512 {
 		t.Errorf("the look took %d tokens; the body no longer leaves it between %d and %d: resize it", n, lookBase, maxLookTokens-512)
+	}
+}
+
+// TestPlanLookShowsTheSiblingsOfWhatThePlanNames: a definition whose name
+// is one word apart from one the steps name is shown after the likeliest
+// places, in the room they leave.
+func TestPlanLookShowsTheSiblingsOfWhatThePlanNames(t *testing.T) {
+	t.Parallel()
+	src := "package match\n\ntype matcher struct{ next *matcher }\n\n" +
+		"// matcherFuncOr matches when one of a and b does.\nfunc (m *matcher) matcherFuncOr(a, b func() bool) bool {\n\treturn a() || b()\n}\n\n" +
+		"// matcherFuncAnd matches when both a and b do.\nfunc (m *matcher) matcherFuncAnd(a, b func() bool) bool {\n\treturn a() && b()\n}\n\n" +
+		"// Close stops the matcher.\nfunc (m *matcher) Close() { m.next = nil }\n\n" +
+		"// Reset clears the matcher.\nfunc (m *matcher) Reset() { m.next = nil }\n"
+	// The task points at Close and Reset: they are the likeliest places.
+	ix, ranked := rankedRepo(t, map[string]string{"match.go": src}, "after Close or Reset, a matcher still calls the second function when the first matches")
+	plan := &Plan{Files: []string{"match.go"}, Steps: []string{"In matcherFuncOr, call b only when a does not match."}}
+	if got := SiblingsPlan(ix, plan, nil); !slices.Equal(got, []string{"match.go:matcher.matcherFuncAnd"}) {
+		t.Fatalf("SiblingsPlan = %q, want match.go:matcher.matcherFuncAnd", got)
+	}
+	if got := BesidePlan(ranked, plan, nil); len(got) != 2 || slices.Contains(got, "match.go:matcher.matcherFuncAnd") {
+		t.Fatalf("BesidePlan = %q, want two places, not matcherFuncAnd: the test wants the sibling shown for being one", got)
+	}
+	l, reqs, _ := PlanLook(ix, ranked, plan, map[string][]repoctx.Chunk{}, 1<<20)
+	if !slices.Contains(reqs, "match.go:matcher.matcherFuncAnd") || !strings.Contains(l.Text, "func (m *matcher) matcherFuncAnd(") {
+		t.Errorf("the look does not show matcherFuncAnd beside matcherFuncOr: requests %q\n%s", reqs, l.Text)
 	}
 }

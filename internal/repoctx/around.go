@@ -164,12 +164,8 @@ func (r *Ranking) Around(file, text string, shown []Chunk) []string {
 // text names none of the file's definitions (Around asks for the likeliest
 // then), or the index does not show the file.
 func (r *Ranking) Beside(file, text string, shown []Chunk, n int) []string {
-	p, why, _ := r.ix.resolve(file)
-	if why != "" {
-		return nil
-	}
-	o, why := r.ix.outlineShown(p)
-	if why != "" {
+	p, o := r.ix.planFile(file)
+	if o == nil {
 		return nil
 	}
 	words := textWords(text)
@@ -224,4 +220,104 @@ func cutLast(s, sep string) (before, after string, found bool) {
 		return s[:i], s[i+len(sep):], true
 	}
 	return s, "", false
+}
+
+// Siblings are, for a file a plan names whose definitions the plan's text
+// names (see Around), the requests FILE:NAME for at most n of its other
+// definitions of the same receiver (or functions, for a function) whose
+// names differ from a named one's by one word added, dropped or changed,
+// and share a word of four letters or more with it, in the file's order:
+// matcherFuncAnd beside matcherFuncOr, UnmarshalKey beside Unmarshal,
+// ReadInt8 beside ReadFloat64. A fix made in one is often made in its
+// siblings too. Nil when the text names none of the file's definitions, or
+// the index does not show the file.
+func (ix *Index) Siblings(file, text string, shown []Chunk, n int) []string {
+	p, o := ix.planFile(file)
+	if o == nil {
+		return nil
+	}
+	words := textWords(text)
+	var named []symbol
+	for _, s := range o.syms {
+		if nameIn(words, s) != "" {
+			named = append(named, s)
+		}
+	}
+	var out []string
+	for _, s := range o.syms {
+		if len(out) == n {
+			break
+		}
+		if nameIn(words, s) != "" || whole(shown, s) {
+			continue
+		}
+		q := p + ":" + s.qualName()
+		if slices.Contains(out, q) {
+			continue
+		}
+		for _, t := range named {
+			if t.recv == s.recv && oneWordApart(nameWords(t.name), nameWords(s.name)) {
+				out = append(out, q)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// nameWords are the words of identifier id, lower-cased: its camel-case
+// runs and the parts between underscores.
+func nameWords(id string) []string {
+	var out []string
+	splitIdent([]byte(id), func(sub []byte) { out = append(out, lowerASCII(string(sub))) })
+	return out
+}
+
+// oneWordApart reports whether a and b differ by one word added, dropped
+// or changed, and share a word of four letters or more.
+func oneWordApart(a, b []string) bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	var shared []string
+	switch len(a) - len(b) {
+	case 0:
+		diff := 0
+		for k := range a {
+			if a[k] != b[k] {
+				diff++
+			} else {
+				shared = append(shared, a[k])
+			}
+		}
+		if diff != 1 {
+			return false
+		}
+	case 1:
+		k := 0 // the first word of a that b does not have there
+		for k < len(b) && a[k] == b[k] {
+			k++
+		}
+		if !slices.Equal(a[k+1:], b[k:]) {
+			return false
+		}
+		shared = b
+	default:
+		return false
+	}
+	return slices.ContainsFunc(shared, func(w string) bool { return len(w) >= 4 })
+}
+
+// planFile is the indexed file that a plan's file names, and its outline;
+// a nil outline when the index does not show it.
+func (ix *Index) planFile(file string) (string, *outline) {
+	p, why, _ := ix.resolve(file)
+	if why != "" {
+		return "", nil
+	}
+	o, why := ix.outlineShown(p)
+	if why != "" {
+		return "", nil
+	}
+	return p, o
 }

@@ -152,3 +152,55 @@ func TestAtShowsTheDefinitionOrTheLinesAround(t *testing.T) {
 		}
 	}
 }
+
+func TestSiblingsAsksForTheDefinitionsOneWordApartFromThoseThePlanNames(t *testing.T) {
+	src := `package match
+
+type matcher struct{ next *matcher }
+
+func (m *matcher) matcherFuncOr(a, b bool) bool  { return a || b }
+func (m *matcher) matcherFuncAnd(a, b bool) bool { return a && b }
+func (m *matcher) matcherFuncNot(a bool) bool     { return !a }
+func (m *matcher) Get() bool                      { return m.next != nil }
+func (m *matcher) Set(v *matcher)                 { m.next = v }
+
+type other struct{}
+
+func (other) matcherFuncAnd(a, b bool) bool { return a && b }
+
+func Unmarshal(in string) string         { return in }
+func UnmarshalKey(key, in string) string { return key + in }
+func UnmarshalExactKey(in string) string { return in }
+`
+	ix, err := Open(context.Background(), newRepo(t, map[string]string{"match/match.go": src}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text  string
+		shown []Chunk
+		n     int
+		want  []string
+	}{
+		// A word changed; the same receiver's only; the first n.
+		{"In matcherFuncOr, check both.", nil, 2, []string{"match/match.go:matcher.matcherFuncAnd", "match/match.go:matcher.matcherFuncNot"}},
+		{"In matcherFuncOr, check both.", nil, 1, []string{"match/match.go:matcher.matcherFuncAnd"}},
+		// A word added; two words apart is no sibling.
+		{"Change Unmarshal.", nil, 2, []string{"match/match.go:UnmarshalKey"}},
+		// A word dropped, a word added in the middle.
+		{"Change UnmarshalKey.", nil, 2, []string{"match/match.go:Unmarshal", "match/match.go:UnmarshalExactKey"}},
+		// Sharing no word of four letters: none.
+		{"Change Get.", nil, 2, nil},
+		// Shown whole already: not asked for again.
+		{"Change Unmarshal.", []Chunk{span(1, 20)}, 2, nil},
+		// Naming none of the file's definitions: none.
+		{"Fix the bug.", nil, 2, nil},
+	} {
+		if got := ix.Siblings("match/match.go", c.text, c.shown, c.n); !slices.Equal(got, c.want) {
+			t.Errorf("Siblings(%q, n=%d) = %q, want %q", c.text, c.n, got, c.want)
+		}
+	}
+	if got := ix.Siblings("match/new.go", "Change Unmarshal.", nil, 2); got != nil {
+		t.Errorf("Siblings of a new file = %q, want nothing", got)
+	}
+}

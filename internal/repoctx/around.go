@@ -224,13 +224,13 @@ func cutLast(s, sep string) (before, after string, found bool) {
 
 // Siblings are, for a file a plan names whose definitions the plan's text
 // names (see Around), the requests FILE:NAME for at most n of its other
-// definitions of the same receiver (or functions, for a function) whose
-// names differ from a named one's by one word added, dropped or changed,
-// and share a word of four letters or more with it, in the file's order:
-// matcherFuncAnd beside matcherFuncOr, UnmarshalKey beside Unmarshal,
-// ReadInt8 beside ReadFloat64. A fix made in one is often made in its
-// siblings too. Nil when the text names none of the file's definitions, or
-// the index does not show the file.
+// definitions of the same receiver (of none, for a function, a type or a
+// variable) whose names differ from a named one's by one word added,
+// dropped or changed, and share a word of four letters or more with it,
+// in the file's order: matcherFuncAnd beside matcherFuncOr, UnmarshalKey
+// beside Unmarshal, ReadInt8 beside ReadFloat64. A fix made in one is
+// often made in its siblings too. Nil when the text names none of the
+// file's definitions, or the index does not show the file.
 func (ix *Index) Siblings(file, text string, shown []Chunk, n int) []string {
 	p, o := ix.planFile(file)
 	if o == nil {
